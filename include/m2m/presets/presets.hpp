@@ -1,0 +1,46 @@
+// Hardware presets read from assets/hardware.json (embedded at build time), every figure
+// with the source it came from, turned into the core's plain specs.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "m2m/core/machine.hpp"
+
+namespace m2m::presets {
+
+/// A bad preset file: the message names the entry and field that is wrong.
+struct PresetError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// One figure as a teacher would quote it: "Memory bandwidth: 3,350 GB/s", and where it is from.
+struct SourcedFigure {
+    std::string label;
+    std::string value;
+    std::string source;
+};
+
+struct ComputePreset {
+    core::ComputeSpec spec;
+    double bf16_flops = 0;      ///< dense tensor-core rate (GPUs), FLOP/s
+    double memory_bytes = 0;    ///< GPU memory (0 when not given)
+    std::vector<SourcedFigure> figures;
+};
+
+struct Catalog {
+    std::vector<ComputePreset> compute;
+    const ComputePreset* find(std::string_view id) const;
+    std::vector<std::string> ids(core::ResourceKind kind) const;
+};
+
+/// Parses a preset document; throws PresetError with a one-line reason.
+Catalog parse_catalog(std::string_view json_text);
+/// The presets shipped in assets/hardware.json, parsed once.
+const Catalog& builtin();
+/// "a, b, c": the ids a flag accepts, for error messages.
+std::string joined_ids(core::ResourceKind kind);
+
+}  // namespace m2m::presets

@@ -1,0 +1,105 @@
+// `math-to-metal sim layers`: Lesson 1's CPU-vs-GPU run as JSON.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "cli/cli.hpp"
+#include "m2m/core/layer_run.hpp"
+#include "m2m/presets/presets.hpp"
+
+namespace m2m::cli {
+
+namespace {
+
+using nlohmann::json;
+
+json timeline_json(const core::LayerRunResult& r, const core::MachineRun& m, const std::vector<int>& widths) {
+    const double scale = r.unit == core::TimeUnit::ticks ? 1.0 : core::seconds_per_step(r.unit);
+    json list = json::array();
+    for (std::size_t l = 0; l < m.layer_first_task.size(); ++l) {
+        for (int i = 0; i < widths[l + 1]; ++i) {
+            const core::TaskRun& run = m.timeline.runs[m.layer_first_task[l] + static_cast<core::TaskId>(i)];
+            json e = {{"layer", l + 1}, {"neuron", i}, {"core", run.resource}};
+            if (r.unit == core::TimeUnit::ticks) {
+                e["start"] = run.start;
+                e["end"] = run.end;
+            } else {
+                e["start"] = run.start * scale;
+                e["end"] = run.end * scale;
+            }
+            list.push_back(std::move(e));
+        }
+    }
+    return list;
+}
+
+}  // namespace
+
+int sim_layers(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    CLI::App app{"Lesson 1: run a network layer by layer on a CPU and a GPU", "math-to-metal sim layers"};
+    std::vector<int> widths{4, 6, 6, 3};
+    std::string mode = "lesson", cpu_id = "laptop-cpu", gpu_id = "h100";
+    std::uint32_t cpu_cores = 0, gpu_cores = 0;
+    bool as_json = false, with_timeline = false;
+    app.add_option("--widths", widths, "every layer's width from the inputs to the outputs, e.g. 4,6,6,3")
+        ->delimiter(',')
+        ->check(CLI::Range(1, core::max_layer_width));
+    app.add_option("--mode", mode, "lesson: one tick per dot product; hardware: roofline from presets")
+        ->check(CLI::IsMember({"lesson", "hardware"}));
+    app.add_option("--cpu-cores", cpu_cores, "CPU cores (lesson default 1; hardware default: the preset's)")
+        ->check(CLI::Range(1u, core::max_cores));
+    app.add_option("--gpu-cores", gpu_cores, "GPU cores (lesson default 6; hardware default: the preset's)")
+        ->check(CLI::Range(1u, core::max_cores));
+    app.add_option("--cpu", cpu_id, "CPU preset (hardware mode)")
+        ->check(CLI::IsMember(presets::builtin().ids(core::ResourceKind::cpu_core)));
+    app.add_option("--gpu", gpu_id, "GPU preset (hardware mode)")
+        ->check(CLI::IsMember(presets::builtin().ids(core::ResourceKind::gpu_core)));
+    app.add_flag("--json", as_json, "print one JSON object (the only output format)");
+    app.add_flag("--timeline", with_timeline, "add every neuron's core, start and end");
+    if (auto code = parse_or_exit(app, args, out, err)) return *code;
+
+    core::LayerRunSetup setup;
+    setup.network.widths = widths;
+    if (auto why = core::validate(setup.network); !why.empty()) {
+        err << "math-to-metal sim layers: --widths: " << why << " (got " << widths.size() << " widths)\n";
+        return exit_bad_input;
+    }
+    setup.mode = mode == "hardware" ? core::TimingMode::hardware : core::TimingMode::lesson;
+    setup.cpu = presets::builtin().find(cpu_id)->spec;
+    setup.gpu = presets::builtin().find(gpu_id)->spec;
+    const bool hw = setup.mode == core::TimingMode::hardware;
+    setup.cpu_cores = cpu_cores ? cpu_cores : (hw ? setup.cpu.cores : 1);
+    setup.gpu_cores = gpu_cores ? gpu_cores : (hw ? setup.gpu.cores : 6);
+
+    const core::LayerRunResult r = core::run_layers(setup);
+    json j;
+    j["widths"] = widths;
+    j["mode"] = mode;
+    j["neurons"] = r.neurons;
+    j["parameters"] = r.parameters;
+    j["cpu_cores"] = setup.cpu_cores;
+    j["gpu_cores"] = setup.gpu_cores;
+    j["time_unit"] = std::string(core::time_unit_name(r.unit));
+    if (hw) {
+        j["cpu_time"] = r.cpu_seconds();
+        j["gpu_time"] = r.gpu_seconds();
+        j["cpu"] = setup.cpu.name;
+        j["gpu"] = setup.gpu.name;
+        j["gpu_layer_overhead_s"] = setup.gpu.layer_overhead_s;
+        const auto cross = core::gpu_crossover_width(setup);
+        j["crossover_width"] = cross ? json(*cross) : json(nullptr);
+    } else {
+        j["cpu_time"] = r.cpu.finish;
+        j["gpu_time"] = r.gpu.finish;
+    }
+    j["speedup"] = r.speedup;
+    j["gpu_faster"] = r.gpu.finish < r.cpu.finish;
+    if (with_timeline) {
+        j["timeline"] = {{"cpu", timeline_json(r, r.cpu, widths)}, {"gpu", timeline_json(r, r.gpu, widths)}};
+    }
+    (void)as_json;  // JSON is the only format; the flag is accepted so scripts read clearly
+    out << j.dump(2) << "\n";
+    return exit_ok;
+}
+
+}  // namespace m2m::cli

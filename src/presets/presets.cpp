@@ -1,0 +1,129 @@
+// Parsing and checking the hardware presets; nlohmann-json does the reading.
+#include "m2m/presets/presets.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace m2m::presets {
+
+extern const char* const hardware_json;  // generated from assets/hardware.json
+
+namespace {
+
+using nlohmann::json;
+
+std::string fmt_number(double v) {
+    char buf[64];
+    if (v == std::floor(v) && std::fabs(v) < 1e15)
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+    else
+        std::snprintf(buf, sizeof buf, "%.3g", v);
+    return buf;
+}
+
+struct Reader {
+    const json& entry;
+    std::string where;
+    std::vector<SourcedFigure>* figures;
+
+    // A figure is {"value": positive-or-zero number, "source": non-empty string}.
+    double figure(const char* key, const char* label, const char* unit, bool required = true,
+                  bool allow_zero = false) {
+        if (!entry.contains(key)) {
+            if (required) throw PresetError(where + ": missing \"" + key + "\"");
+            return 0;
+        }
+        const json& f = entry.at(key);
+        if (!f.is_object() || !f.contains("value") || !f.at("value").is_number())
+            throw PresetError(where + ": \"" + key + "\" needs a numeric \"value\"");
+        if (!f.contains("source") || !f.at("source").is_string() || f.at("source").get<std::string>().empty())
+            throw PresetError(where + ": \"" + key + "\" needs a \"source\" (every figure names where it is from)");
+        const double v = f.at("value").get<double>();
+        if (!std::isfinite(v) || v < 0 || (v == 0 && !allow_zero))
+            throw PresetError(where + ": \"" + key + "\" must be a positive number");
+        figures->push_back({label, fmt_number(v) + " " + unit, f.at("source").get<std::string>()});
+        return v;
+    }
+    std::string text(const char* key) {
+        if (!entry.contains(key) || !entry.at(key).is_string() || entry.at(key).get<std::string>().empty())
+            throw PresetError(where + ": missing text field \"" + key + "\"");
+        return entry.at(key).get<std::string>();
+    }
+};
+
+ComputePreset parse_compute(const json& e, std::size_t index) {
+    if (!e.is_object()) throw PresetError("compute[" + std::to_string(index) + "] is not an object");
+    ComputePreset p;
+    Reader r{e, "compute[" + std::to_string(index) + "]", &p.figures};
+    p.spec.id = r.text("id");
+    r.where = "preset '" + p.spec.id + "'";
+    p.spec.name = r.text("name");
+    const std::string kind = r.text("kind");
+    if (kind != "cpu" && kind != "gpu") throw PresetError(r.where + ": \"kind\" must be \"cpu\" or \"gpu\"");
+    p.spec.kind = kind == "cpu" ? core::ResourceKind::cpu_core : core::ResourceKind::gpu_core;
+    const double cores = r.figure("cores", "Cores", "");
+    if (cores != std::floor(cores) || cores > 1e6) throw PresetError(r.where + ": \"cores\" must be a whole number");
+    p.spec.cores = static_cast<std::uint32_t>(cores);
+    if (p.spec.kind == core::ResourceKind::cpu_core) {
+        const double ghz = r.figure("clock_GHz", "Clock", "GHz");
+        const double per_cycle = r.figure("fp32_flops_per_cycle", "FP32 FLOP per cycle per core", "");
+        p.spec.flops_per_core = ghz * 1e9 * per_cycle;
+        p.figures.push_back({"Peak FP32 (cores x clock x FLOP/cycle)",
+                             fmt_number(cores * ghz * per_cycle) + " GFLOP/s", "derived from the three figures above"});
+    } else {
+        const double tflops = r.figure("fp32_tflops", "Peak FP32", "TFLOP/s");
+        p.spec.flops_per_core = tflops * 1e12 / cores;
+        p.bf16_flops = r.figure("bf16_tflops", "Peak dense BF16 (tensor cores)", "TFLOP/s", false) * 1e12;
+        p.memory_bytes = r.figure("memory_GB", "Memory", "GB", false) * 1e9;
+    }
+    p.spec.memory_bandwidth_Bps = r.figure("memory_bandwidth_GBps", "Memory bandwidth", "GB/s") * 1e9;
+    p.spec.layer_overhead_s = r.figure("layer_overhead_us", "Per-layer launch + sync", "us", true, true) * 1e-6;
+    std::string src;
+    for (const auto& f : p.figures) src += f.label + ": " + f.value + " (" + f.source + ")\n";
+    p.spec.source = src;
+    return p;
+}
+
+}  // namespace
+
+const ComputePreset* Catalog::find(std::string_view id) const {
+    for (const auto& p : compute)
+        if (p.spec.id == id) return &p;
+    return nullptr;
+}
+
+std::vector<std::string> Catalog::ids(core::ResourceKind kind) const {
+    std::vector<std::string> out;
+    for (const auto& p : compute)
+        if (p.spec.kind == kind) out.push_back(p.spec.id);
+    return out;
+}
+
+Catalog parse_catalog(std::string_view json_text) {
+    json doc = json::parse(json_text.begin(), json_text.end(), nullptr, false);
+    if (doc.is_discarded()) throw PresetError("the preset file is not valid JSON");
+    if (!doc.is_object() || !doc.contains("compute") || !doc.at("compute").is_array())
+        throw PresetError("the preset file needs a \"compute\" list");
+    Catalog c;
+    const json& list = doc.at("compute");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        ComputePreset p = parse_compute(list[i], i);
+        if (c.find(p.spec.id)) throw PresetError("preset '" + p.spec.id + "' appears twice");
+        c.compute.push_back(std::move(p));
+    }
+    return c;
+}
+
+const Catalog& builtin() {
+    static const Catalog catalog = parse_catalog(hardware_json);
+    return catalog;
+}
+
+std::string joined_ids(core::ResourceKind kind) {
+    std::string out;
+    for (const auto& id : builtin().ids(kind)) out += (out.empty() ? "" : ", ") + id;
+    return out;
+}
+
+}  // namespace m2m::presets

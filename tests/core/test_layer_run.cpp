@@ -1,0 +1,131 @@
+// Lesson 1's model: the lesson's own figures, the rules of a layered run, and hardware mode's crossover.
+#include <catch2/catch.hpp>
+
+#include "m2m/core/layer_run.hpp"
+#include "m2m/presets/presets.hpp"
+
+using namespace m2m::core;
+
+namespace {
+
+LayerRunSetup hardware_setup(std::vector<int> widths, const char* cpu = "laptop-cpu", const char* gpu = "h100") {
+    LayerRunSetup s;
+    s.network.widths = std::move(widths);
+    s.mode = TimingMode::hardware;
+    s.cpu = m2m::presets::builtin().find(cpu)->spec;
+    s.gpu = m2m::presets::builtin().find(gpu)->spec;
+    s.cpu_cores = s.cpu.cores;
+    s.gpu_cores = s.gpu.cores;
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("the lesson's default network 4-6-6-3 has 15 neurons and 93 parameters") {
+    const Network net{{4, 6, 6, 3}};
+    CHECK(neuron_count(net) == 15);
+    CHECK(parameter_count(net) == 4 * 6 + 6 + 6 * 6 + 6 + 6 * 3 + 3);
+    CHECK(parameter_count(net) == 93);
+}
+
+TEST_CASE("in lesson mode one CPU core takes 15 ticks and six GPU cores take 3: the GPU is 5x sooner") {
+    const LayerRunResult r = run_layers(LayerRunSetup{});
+    CHECK(r.unit == TimeUnit::ticks);
+    CHECK(r.cpu.finish == 15);
+    CHECK(r.gpu.finish == 3);
+    CHECK(r.speedup == Approx(5.0));
+}
+
+TEST_CASE("a layer waits for every neuron of the layer before it") {
+    LayerRunSetup s;
+    s.network.widths = {3, 5, 4, 2};
+    s.cpu_cores = 2;
+    s.gpu_cores = 3;
+    const LayerRunResult r = run_layers(s);
+    for (const MachineRun* m : {&r.cpu, &r.gpu}) {
+        for (std::size_t l = 1; l < m->layer_first_task.size(); ++l) {
+            SimTime previous_end = 0;
+            for (int i = 0; i < s.network.widths[l]; ++i)
+                previous_end = std::max(previous_end, m->timeline.runs[m->layer_first_task[l - 1] + i].end);
+            for (int i = 0; i < s.network.widths[l + 1]; ++i)
+                CHECK(m->timeline.runs[m->layer_first_task[l] + i].start >= previous_end);
+        }
+    }
+    // 5 neurons on 3 GPU cores take two rounds, then 4 take two, then 2 take one.
+    CHECK(r.gpu.finish == 5);
+    CHECK(r.cpu.finish == 3 + 2 + 1);
+}
+
+TEST_CASE("the closed-form makespan equals the scheduler's, in both modes") {
+    for (TimingMode mode : {TimingMode::lesson, TimingMode::hardware}) {
+        LayerRunSetup s = hardware_setup({7, 33, 130, 9, 5});
+        s.mode = mode;
+        s.cpu_cores = 3;
+        s.gpu_cores = 40;
+        const LayerRunResult r = run_layers(s);
+        CHECK(r.cpu.finish == predicted_makespan(s, s.cpu, s.cpu_cores));
+        CHECK(r.gpu.finish == predicted_makespan(s, s.gpu, s.gpu_cores));
+    }
+}
+
+TEST_CASE("the speedup grows with width at fixed cores until the GPU's cores are saturated") {
+    LayerRunSetup s;
+    s.network.widths = {4, 6, 6, 3};
+    s.cpu_cores = 1;
+    s.gpu_cores = 64;
+    const auto points = speedup_sweep(s, {4, 8, 16, 32, 64, 128, 256, 512});
+    for (std::size_t i = 1; i < points.size(); ++i) {
+        const double growth = points[i].speedup / points[i - 1].speedup;
+        if (points[i].width <= 64)
+            CHECK(growth > 1.5);  // doubling the width nearly doubles the gap: one round either way on the GPU
+        else
+            CHECK(growth < 1.25);  // past 64 neurons the GPU needs more rounds too: the gap levels off
+        CHECK(points[i].speedup < 64.0);  // never more than the core ratio
+    }
+}
+
+TEST_CASE("hardware mode: the tiny default network is no faster on the GPU") {
+    const LayerRunSetup s = hardware_setup({4, 6, 6, 3});
+    const LayerRunResult r = run_layers(s);
+    CHECK(r.unit == TimeUnit::picoseconds);
+    CHECK(r.gpu.finish >= r.cpu.finish);
+    // three layers each pay the launch overhead
+    CHECK(r.gpu_seconds() >= 3 * s.gpu.layer_overhead_s);
+}
+
+TEST_CASE("hardware mode: widen the layers and the GPU pulls far ahead") {
+    const LayerRunSetup s = hardware_setup({1024, 4096, 4096, 4096, 4096, 1024});
+    const LayerRunResult r = run_layers(s);
+    CHECK(r.speedup > 20.0);
+}
+
+TEST_CASE("hardware mode reports a crossover width, where the GPU first finishes sooner") {
+    const LayerRunSetup s = hardware_setup({4, 6, 6, 3});
+    const auto cross = gpu_crossover_width(s);
+    REQUIRE(cross.has_value());
+    const auto at = speedup_sweep(s, {*cross - 1, *cross});
+    CHECK(at[0].speedup <= 1.0);
+    CHECK(at[1].speedup > 1.0);
+}
+
+TEST_CASE("a roofline dot product is limited by memory when weights stream at the shared bandwidth") {
+    ComputeSpec spec;
+    spec.flops_per_core = 100e9;
+    spec.memory_bandwidth_Bps = 40e9;
+    // 1000 inputs: compute 2000 / 100e9 = 20 ns; memory 4000 B / (40e9 / 4) = 400 ns
+    CHECK(dot_product_time(TimingMode::hardware, spec, 1000, 4) == 400'000);
+    // one core alone: memory 100 ns, still above compute
+    CHECK(dot_product_time(TimingMode::hardware, spec, 1000, 1) == 100'000);
+    CHECK(dot_product_time(TimingMode::lesson, spec, 1000, 4) == 1);
+}
+
+TEST_CASE("bad networks are refused with a reason") {
+    CHECK_FALSE(validate(Network{{4}}).empty());
+    CHECK_FALSE(validate(Network{{4, 0, 3}}).empty());
+    CHECK_FALSE(validate(Network{{4, max_layer_width + 1, 3}}).empty());
+    CHECK_FALSE(validate(Network{std::vector<int>(max_hidden_layers + 3, 4)}).empty());
+    CHECK(validate(Network{std::vector<int>(max_hidden_layers + 2, max_layer_width)}).empty());
+    LayerRunSetup s;
+    s.cpu_cores = 0;
+    CHECK_THROWS_AS(run_layers(s), std::invalid_argument);
+}
