@@ -25,7 +25,7 @@ add_library(m2m_ui STATIC
   src/ui/network_view.cpp
   src/lessons/layer_run_panel.cpp
 )
-target_include_directories(m2m_ui PUBLIC src include)
+target_include_directories(m2m_ui PUBLIC src include /usr/include/imgui/backends)
 target_link_libraries(m2m_ui PUBLIC m2m_core m2m_presets PkgConfig::IMGUI PkgConfig::FREETYPE PkgConfig::STB glm::glm)
 target_compile_options(m2m_ui PRIVATE ${M2M_WARNINGS})
 

@@ -16,6 +16,8 @@ struct Subcommand {
 
 const Subcommand subcommands[] = {
     {"layers", sim_layers, "Lesson 1: a network layer by layer on a CPU and a GPU"},
+    {"transfer", sim_transfer, "Lesson 2: a tensor from one GPU to another, over NVLink or InfiniBand"},
+    {"collective", sim_collective, "Lesson 2: a ring all-reduce, all-gather or reduce-scatter over N GPUs"},
 };
 
 std::string accepted() {

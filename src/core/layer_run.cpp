@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace m2m::core {
@@ -166,6 +167,64 @@ std::optional<int> gpu_crossover_width(const LayerRunSetup& setup) {
             return width;
     }
     return std::nullopt;
+}
+
+namespace {
+
+std::string ratio_text(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, x >= 100 ? "%.0f\u00d7" : x >= 10 ? "%.1f\u00d7" : "%.2g\u00d7", x);
+    return buf;
+}
+
+std::string time_text(const LayerRunResult& r, SimTime t) {
+    if (r.unit == TimeUnit::ticks) return format_count(t) + (t == 1 ? " tick" : " ticks");
+    return format_seconds(t * seconds_per_step(r.unit));
+}
+
+std::string cores_text(std::uint32_t n) { return format_count(n) + (n == 1 ? " core" : " cores"); }
+
+}  // namespace
+
+LayerRunStory tell(const LayerRunSetup& setup, const LayerRunResult& r) {
+    LayerRunStory st;
+    st.cpu_time = time_text(r, r.cpu.finish);
+    st.gpu_time = time_text(r, r.gpu.finish);
+    st.speedup = ratio_text(r.speedup);
+    const std::size_t layers = setup.network.widths.size() - 1;
+    if (setup.mode == TimingMode::lesson) {
+        st.verdict = "Neither machine starts a layer before the last one is done. Inside a layer the GPU's " +
+                     cores_text(setup.gpu_cores) + " take up to " + format_count(setup.gpu_cores) +
+                     " neurons at once; the CPU's " + cores_text(setup.cpu_cores) +
+                     (setup.cpu_cores == 1 ? " takes them one at a time." : " take " + format_count(setup.cpu_cores) + ".");
+        st.model_note = "Lesson mode: every dot product costs one tick, however many inputs it has.";
+        return st;
+    }
+    if (r.gpu.finish >= r.cpu.finish) {
+        st.verdict = "Here the GPU is no faster: each of its " + std::to_string(layers) + " layers pays " +
+                     format_seconds(setup.gpu.layer_overhead_s) + " to launch and synchronise, while the CPU finishes all " +
+                     format_count(r.neurons) + " tiny dot products in " + st.cpu_time +
+                     ". A GPU only pays off once a layer holds enough work.";
+    } else {
+        st.verdict = "The GPU finishes sooner by " + st.speedup + ". With one input at a time every weight is read once, "
+                     "so memory bandwidth sets both speeds: the GPU's " + cores_text(setup.gpu_cores) + " share " +
+                     format_count(static_cast<std::int64_t>(setup.gpu.memory_bandwidth_Bps / 1e9)) + " GB/s, the CPU's " +
+                     cores_text(setup.cpu_cores) + " share " +
+                     format_count(static_cast<std::int64_t>(setup.cpu.memory_bandwidth_Bps / 1e9)) + " GB/s.";
+    }
+    const auto cross = gpu_crossover_width(setup);
+    if (setup.network.widths.size() < 3)
+        st.crossover = "Add a hidden layer to see where the GPU pulls ahead.";
+    else if (cross)
+        st.crossover = "With these two machines the GPU pulls ahead once the hidden layers are " + format_count(*cross) +
+                       " neurons wide.";
+    else
+        st.crossover = "With these two machines the GPU never pulls ahead below " + format_count(max_layer_width) +
+                       " neurons per layer.";
+    st.model_note = "Hardware mode: a roofline per dot product (2n FLOPs at one core's peak, or 4n bytes of FP32 weights "
+                    "at the cores' share of memory bandwidth, whichever is slower) plus a launch per GPU layer. One "
+                    "input at a time, no caches: real libraries batch inputs and reuse weights, which helps the GPU more.";
+    return st;
 }
 
 }  // namespace m2m::core

@@ -85,7 +85,75 @@ ComputePreset parse_compute(const json& e, std::size_t index) {
     return p;
 }
 
+std::string fmt_fixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+// A node generation's wires. Rates are stored as the sources quote them (NVLink both
+// directions together, InfiniBand in Gb/s) and turned into the core's one-direction GB/s here.
+SystemPreset parse_system(const json& e, std::size_t index) {
+    if (!e.is_object()) throw PresetError("systems[" + std::to_string(index) + "] is not an object");
+    SystemPreset p;
+    Reader r{e, "systems[" + std::to_string(index) + "]", &p.figures};
+    p.spec.id = r.text("id");
+    r.where = "system '" + p.spec.id + "'";
+    p.spec.name = r.text("name");
+    p.gpu_id = r.text("gpu");
+    const double chips = r.figure("nvswitch_chips", "NVSwitch chips per node", "");
+    if (chips != std::floor(chips) || chips > 64) throw PresetError(r.where + ": \"nvswitch_chips\" must be a whole number");
+    p.nvswitch_chips = static_cast<std::uint32_t>(chips);
+
+    core::LinkSpec& nv = p.spec.nvlink;
+    nv.name = r.text("nvlink_name");
+    const double nv_both = r.figure("nvlink_bidirectional_GBps", "NVLink per GPU, both directions together", "GB/s");
+    const double nv_links = r.figure("nvlink_links", "NVLink links per GPU", "");
+    const double nv_per_link = r.figure("nvlink_nccl_GBps_per_link", "NCCL's achievable NVLink rate per link, one direction", "GB/s");
+    nv.latency_s = r.figure("nvlink_latency_us", "NVLink send latency (GPU -> NVSwitch -> GPU)", "us") * 1e-6;
+    nv.raw_GBps = nv_both / 2;
+    nv.efficiency = nv_per_link * nv_links / nv.raw_GBps;
+    if (nv.efficiency > 1) throw PresetError(r.where + ": NCCL's NVLink rate x links exceeds the raw one-way rate");
+    p.figures.push_back({"NVLink per GPU, one direction", fmt_number(nv.raw_GBps) + " GB/s",
+                         "derived: half of the both-directions figure; a tensor sent one way gets at most this"});
+    p.figures.push_back({"NVLink achievable, one direction", fmt_fixed(nv.effective_GBps(), 1) + " GB/s (" +
+                             fmt_fixed(100 * nv.efficiency, 1) + "% of raw)",
+                         "derived: NCCL's per-link rate x links (NVIDIA/nccl src/graph/topo.h)"});
+
+    core::LinkSpec& pcie = p.spec.pcie;
+    pcie.name = r.text("pcie_name");
+    pcie.raw_GBps = r.figure("pcie_GBps", "PCIe GPU <-> NIC, one direction", "GB/s");
+
+    core::LinkSpec& ib = p.spec.infiniband;
+    ib.name = r.text("infiniband_name");
+    ib.raw_GBps = r.figure("infiniband_Gbps", "InfiniBand per NIC (one per GPU), one direction", "Gb/s") / 8;
+    ib.efficiency = r.figure("infiniband_efficiency", "InfiniBand achievable share of raw", "");
+    if (ib.efficiency > 1) throw PresetError(r.where + ": \"infiniband_efficiency\" must be at most 1");
+    p.figures.push_back({"InfiniBand achievable, one direction", fmt_fixed(ib.effective_GBps(), 1) + " GB/s",
+                         "derived: Gb/s / 8 x the achievable share"});
+    ib.latency_s = r.figure("network_latency_us", "Network send latency (NIC + first switch)", "us") * 1e-6;
+    p.spec.switch_latency_s = r.figure("switch_latency_us", "Each further switch (spine, far leaf)", "us") * 1e-6;
+    p.spec.collective_base_latency_s =
+        r.figure("collective_base_latency_us", "Collective base latency (once per collective)", "us", true, true) * 1e-6;
+    std::string src;
+    for (const auto& f : p.figures) src += f.label + ": " + f.value + " (" + f.source + ")\n";
+    p.spec.source = src;
+    return p;
+}
+
 }  // namespace
+
+const SystemPreset* Catalog::find_system(std::string_view id) const {
+    for (const auto& p : systems)
+        if (p.spec.id == id) return &p;
+    return nullptr;
+}
+
+std::vector<std::string> Catalog::system_ids() const {
+    std::vector<std::string> out;
+    for (const auto& p : systems) out.push_back(p.spec.id);
+    return out;
+}
 
 const ComputePreset* Catalog::find(std::string_view id) const {
     for (const auto& p : compute)
@@ -112,6 +180,17 @@ Catalog parse_catalog(std::string_view json_text) {
         if (c.find(p.spec.id)) throw PresetError("preset '" + p.spec.id + "' appears twice");
         c.compute.push_back(std::move(p));
     }
+    if (doc.contains("systems")) {  // optional: Lesson 2's node generations
+        const json& systems = doc.at("systems");
+        if (!systems.is_array()) throw PresetError("\"systems\" must be a list");
+        for (std::size_t i = 0; i < systems.size(); ++i) {
+            SystemPreset p = parse_system(systems[i], i);
+            if (c.find_system(p.spec.id)) throw PresetError("system '" + p.spec.id + "' appears twice");
+            if (!c.find(p.gpu_id))
+                throw PresetError("system '" + p.spec.id + "': \"gpu\" names no compute preset ('" + p.gpu_id + "')");
+            c.systems.push_back(std::move(p));
+        }
+    }
     return c;
 }
 
@@ -123,6 +202,12 @@ const Catalog& builtin() {
 std::string joined_ids(core::ResourceKind kind) {
     std::string out;
     for (const auto& id : builtin().ids(kind)) out += (out.empty() ? "" : ", ") + id;
+    return out;
+}
+
+std::string joined_system_ids() {
+    std::string out;
+    for (const auto& id : builtin().system_ids()) out += (out.empty() ? "" : ", ") + id;
     return out;
 }
 

@@ -92,4 +92,16 @@ std::vector<SpeedupPoint> speedup_sweep(const LayerRunSetup& setup, const std::v
 /// up to max_layer_width.
 std::optional<int> gpu_crossover_width(const LayerRunSetup& setup);
 
+/// What the lesson says about a run, in words computed from the numbers; the panel and the
+/// command line only show these.
+struct LayerRunStory {
+    std::string cpu_time;  ///< "15 ticks" or "12.3 µs"
+    std::string gpu_time;
+    std::string speedup;   ///< "5.0×"
+    std::string verdict;   ///< why the faster machine wins, one or two sentences
+    std::string crossover; ///< hardware mode: the width at which the GPU pulls ahead
+    std::string model_note;///< what the simple model leaves out
+};
+LayerRunStory tell(const LayerRunSetup& setup, const LayerRunResult& result);
+
 }  // namespace m2m::core

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "m2m/core/machine.hpp"
+#include "m2m/core/topology.hpp"
 
 namespace m2m::presets {
 
@@ -30,10 +31,22 @@ struct ComputePreset {
     std::vector<SourcedFigure> figures;
 };
 
+/// A node generation's wires (Lesson 2): NVLink inside the node, PCIe to each GPU's NIC,
+/// InfiniBand to the leaf and spine. From hardware.json's "systems" list.
+struct SystemPreset {
+    core::SystemSpec spec;
+    std::string gpu_id;                 ///< the compute preset of its GPUs, e.g. "h100"
+    std::uint32_t nvswitch_chips = 0;   ///< NVSwitch chips per 8-GPU node (for drawing)
+    std::vector<SourcedFigure> figures;
+};
+
 struct Catalog {
     std::vector<ComputePreset> compute;
+    std::vector<SystemPreset> systems;
     const ComputePreset* find(std::string_view id) const;
     std::vector<std::string> ids(core::ResourceKind kind) const;
+    const SystemPreset* find_system(std::string_view id) const;
+    std::vector<std::string> system_ids() const;
 };
 
 /// Parses a preset document; throws PresetError with a one-line reason.
@@ -42,5 +55,7 @@ Catalog parse_catalog(std::string_view json_text);
 const Catalog& builtin();
 /// "a, b, c": the ids a flag accepts, for error messages.
 std::string joined_ids(core::ResourceKind kind);
+/// "a100, h100, b200": the system presets --hardware accepts.
+std::string joined_system_ids();
 
 }  // namespace m2m::presets

@@ -1,0 +1,63 @@
+// Parsing `math-to-metal [options]` with CLI11; bad input is one line and exit code 2.
+#include "app/options.hpp"
+
+#include <CLI/CLI.hpp>
+#include <ostream>
+
+#include "cli/cli.hpp"
+#include "m2m/core/layer_run.hpp"
+
+#ifndef M2M_VERSION
+#define M2M_VERSION "dev"
+#endif
+
+namespace m2m::app {
+
+std::optional<int> parse_options(const std::vector<std::string>& args, Options& o, std::ostream& cout,
+                                 std::ostream& cerr) {
+    CLI::App app{"Math to Metal: why AI runs on GPUs, and on thousands of them.\n"
+                 "Headless simulations: math-to-metal sim --help",
+                 "math-to-metal"};
+    std::string size;
+    bool version = false;
+    app.add_option("--lesson", o.lesson, "lesson to open")->check(CLI::IsMember({"layers"}));
+    app.add_option("--size", size, "window size WxH, e.g. 1920x1080 (320x240 to 7680x4320)");
+    app.add_option("--screenshot", o.screenshot, "save a PNG of the window to FILE, then exit");
+    app.add_option("--frames", o.frames, "render N frames, then exit (with --screenshot: before saving)")
+        ->check(CLI::Range(1, 1000000));
+    app.add_option("--bench-frames", o.bench_frames, "render N frames with the run animating; print p50/p95/p99 frame times")
+        ->check(CLI::Range(1, 1000000));
+    app.add_flag("--play", o.play, "start the lesson's run at once");
+    app.add_flag("--log-state", o.log_state, "print the lesson's state line whenever it changes");
+    app.add_option("--widths", o.widths, "Lesson 1: every layer's width, inputs to outputs, e.g. 4,6,6,3")
+        ->delimiter(',')
+        ->check(CLI::Range(1, core::max_layer_width));
+    app.add_option("--mode", o.mode, "Lesson 1 timing: lesson or hardware")->check(CLI::IsMember({"lesson", "hardware"}));
+    app.add_option("--cpu-cores", o.cpu_cores, "Lesson 1: CPU cores")->check(CLI::Range(1u, core::max_cores));
+    app.add_option("--gpu-cores", o.gpu_cores, "Lesson 1: GPU cores")->check(CLI::Range(1u, core::max_cores));
+    app.add_flag("--version", version, "print the version and exit");
+    if (auto code = cli::parse_or_exit(app, args, cout, cerr)) return code;
+    if (version) {
+        cout << "math-to-metal " << M2M_VERSION << "\n";
+        return cli::exit_ok;
+    }
+    if (!size.empty()) {
+        int w = 0, h = 0;
+        char x = 0, extra = 0;
+        if (std::sscanf(size.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X') || w < 320 ||
+            h < 240 || w > 7680 || h > 4320) {
+            cerr << "math-to-metal: --size: '" << size << "' is not WxH between 320x240 and 7680x4320\n";
+            return cli::exit_bad_input;
+        }
+        o.width = w, o.height = h;
+    }
+    if (!o.widths.empty()) {
+        if (auto why = core::validate(core::Network{o.widths}); !why.empty()) {
+            cerr << "math-to-metal: --widths: " << why << "\n";
+            return cli::exit_bad_input;
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace m2m::app

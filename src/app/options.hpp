@@ -1,0 +1,28 @@
+// The windowed app's command line.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace m2m::app {
+
+struct Options {
+    std::string lesson = "layers";
+    int width = 1280, height = 720;
+    std::string screenshot;      ///< save a PNG of the window after the frames and exit
+    int frames = 0;              ///< stop after this many frames (0: run until closed)
+    int bench_frames = 0;        ///< render this many frames with the animation running; print percentiles
+    bool play = false;           ///< start the lesson's run at once
+    bool log_state = false;      ///< print the lesson's state whenever it changes (for tests)
+    std::vector<int> widths;     ///< Lesson 1's network, inputs to outputs
+    std::string mode;            ///< Lesson 1's timing mode: lesson | hardware
+    unsigned cpu_cores = 0, gpu_cores = 0;
+};
+
+/// Parses the app's flags; returns an exit code when the program should stop now.
+std::optional<int> parse_options(const std::vector<std::string>& args, Options& out, std::ostream& cout,
+                                 std::ostream& cerr);
+
+}  // namespace m2m::app

@@ -1,0 +1,73 @@
+// What `sim transfer` and `sim collective` share: byte counts, the system preset and the cluster's shape.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "m2m/core/topology.hpp"
+#include "m2m/presets/presets.hpp"
+
+namespace m2m::cli::rack {
+
+/// Largest tensor or collective buffer accepted: 1 PB, far past any GPU's memory.
+inline constexpr double max_bytes = 1e15;
+
+/// "1e9", "1073741824", "2.5e6": a positive byte count, rounded to a whole byte; nullopt for
+/// anything else (not a number, <= 0, under one byte, over max_bytes).
+inline std::optional<core::Bytes> parse_bytes(const std::string& text) {
+    if (text.empty()) return std::nullopt;
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size() || !std::isfinite(v) || v > max_bytes) return std::nullopt;
+    const double whole = std::round(v);
+    if (whole < 1) return std::nullopt;
+    return static_cast<core::Bytes>(whole);
+}
+
+inline std::string bytes_accepted() { return "a positive number of bytes such as 1e9 or 1073741824 (at most 1e15)"; }
+
+struct Options {
+    std::string hardware = "h100";
+    std::uint32_t gpus_per_node = 8;
+    std::uint32_t nodes_per_rack = 8;
+    std::uint32_t racks = 2;
+};
+
+inline void add_options(CLI::App& app, Options& o, const char* racks_help) {
+    app.add_option("--hardware", o.hardware, "node generation: its NVLink and InfiniBand presets")
+        ->check(CLI::IsMember(presets::builtin().system_ids()));
+    app.add_option("--gpus-per-node", o.gpus_per_node, "GPUs per node, around one NVSwitch (default 8)")
+        ->check(CLI::Range(1u, core::max_gpus_per_node));
+    app.add_option("--nodes-per-rack", o.nodes_per_rack, "nodes under each rack's leaf switch (default 8)")
+        ->check(CLI::Range(1u, static_cast<std::uint32_t>(core::max_cluster_gpus)));
+    app.add_option("--racks", o.racks, racks_help)->check(CLI::Range(1u, static_cast<std::uint32_t>(core::max_cluster_gpus)));
+}
+
+inline core::ClusterShape shape(const Options& o) {
+    core::ClusterShape s;
+    s.gpus_per_node = o.gpus_per_node;
+    s.nodes_per_rack = o.nodes_per_rack;
+    s.racks = o.racks;
+    return s;
+}
+
+/// "2 racks x 8 nodes x 8 GPUs = 128 GPUs"
+inline std::string describe(const core::ClusterShape& s) {
+    return std::to_string(s.racks) + (s.racks == 1 ? " rack" : " racks") + " x " + std::to_string(s.nodes_per_rack) +
+           (s.nodes_per_rack == 1 ? " node" : " nodes") + " x " + std::to_string(s.gpus_per_node) +
+           (s.gpus_per_node == 1 ? " GPU" : " GPUs") + " = " + std::to_string(s.gpu_count()) + " GPUs";
+}
+
+inline nlohmann::json cluster_json(const core::Cluster& c) {
+    return {{"gpus_per_node", c.shape().gpus_per_node},
+            {"nodes_per_rack", c.shape().nodes_per_rack},
+            {"racks", c.shape().racks},
+            {"gpus", c.gpu_count()}};
+}
+
+}  // namespace m2m::cli::rack

@@ -1,0 +1,60 @@
+// Lesson 1, "Layer by layer: CPU vs GPU": the same network run on both machines at once.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "lessons/lesson.hpp"
+#include "m2m/core/layer_run.hpp"
+#include "ui/network_view.hpp"
+
+namespace m2m::lessons {
+
+class LayerRunPanel : public Lesson {
+public:
+    LayerRunPanel();
+    std::string_view id() const override { return "layers"; }
+    std::string_view title() const override { return "1 \xc2\xb7 Layer by layer"; }
+    void draw(float dt_s) override;
+    ui::Playback& playback() override { return m_playback; }
+    std::string status() const override;
+
+    /// Replaces the whole setup (command line, scenarios, tests); throws on an invalid one.
+    void apply(const core::LayerRunSetup& setup);
+    const core::LayerRunSetup& setup() const { return m_setup; }
+    const core::LayerRunResult& result() const { return m_result; }
+    const core::LayerRunStory& story() const { return m_story; }
+
+    /// What one machine looks like at the cursor: the network's lit neurons and its busy cores.
+    struct MachineFrame {
+        ui::NetworkFrame network;
+        std::vector<float> cell_busy;  ///< 0..1 per drawn core cell
+        std::uint32_t cores_per_cell = 1;
+        int active_layer = -1;         ///< hidden/output layer being computed, -1 when none
+        std::int64_t done = 0;
+    };
+    MachineFrame frame_of(const core::MachineRun& m, double cursor, bool gpu) const;
+
+private:
+    void recompute();
+    void draw_controls();
+    void draw_scene(float height);
+    void draw_machine(const char* title, const char* subtitle, const core::MachineRun& m, bool gpu, ImVec2 size);
+    void draw_clocks();
+    void draw_readouts();
+    void draw_plot(float height);
+    std::vector<int> hidden_widths() const;
+
+    core::LayerRunSetup m_setup;
+    core::LayerRunResult m_result;
+    core::LayerRunStory m_story;
+    std::vector<core::SpeedupPoint> m_sweep;
+    std::optional<int> m_crossover;
+    ui::Playback m_playback;
+    // per machine and layer: first start and last end, so a frame scans only the running layer
+    std::vector<std::pair<core::SimTime, core::SimTime>> m_cpu_spans, m_gpu_spans;
+    int m_uniform_width = 6;
+    std::size_t m_cpu_preset = 0, m_gpu_preset = 0;
+};
+
+}  // namespace m2m::lessons

@@ -1,0 +1,25 @@
+// What the app asks of every lesson panel: draw yourself, share the playback, report your state.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "ui/playback.hpp"
+
+namespace m2m::lessons {
+
+/// A panel owns its parameters, the result it last got from the core and a playback cursor.
+/// When a parameter changes it asks the core again; every frame it only draws.
+class Lesson {
+public:
+    virtual ~Lesson() = default;
+    virtual std::string_view id() const = 0;     ///< "layers", "rack", "split", "explain"
+    virtual std::string_view title() const = 0;  ///< shown on the lesson tab
+    /// Draws the whole panel into the current ImGui window; `dt_s` moves the cursor.
+    virtual void draw(float dt_s) = 0;
+    virtual ui::Playback& playback() = 0;
+    /// One line of state for logs and tests, e.g. "lesson=layers widths=4,6,6,3 playing=1".
+    virtual std::string status() const = 0;
+};
+
+}  // namespace m2m::lessons

@@ -1,0 +1,25 @@
+// Colours and sizes every panel draws with; one place to change the look of the app.
+#pragma once
+
+#include <imgui.h>
+
+namespace m2m::ui {
+
+enum class ThemeKind { dark, projector };
+
+/// Colours chosen from the Okabe-Ito colour-blind-safe palette, so CPU, GPU and the two
+/// link types stay distinguishable for every student.
+struct Theme {
+    ThemeKind kind = ThemeKind::dark;
+    ImU32 cpu, gpu, nvlink, infiniband;
+    ImU32 idle, done_dim, text, text_dim, panel, grid, accent, warning;
+    float line_thickness = 1.5f;
+};
+
+const Theme& theme();
+/// Switches the ImGui style and the shared colours.
+void apply_theme(ThemeKind kind, float scale);
+/// Colour `c` with its alpha multiplied by `a`.
+ImU32 fade(ImU32 c, float a);
+
+}  // namespace m2m::ui

@@ -1,0 +1,193 @@
+// Shared widgets drawn with ImGui's draw lists: cheap under software GL (few vertices each).
+#include "ui/widgets.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "ui/theme.hpp"
+
+namespace m2m::ui {
+
+void readout(const char* label, const std::string& value, ImU32 colour) {
+    ImGui::BeginGroup();
+    ImGui::PushStyleColor(ImGuiCol_Text, theme().text_dim);
+    ImGui::TextUnformatted(label);
+    ImGui::PopStyleColor();
+    ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr;
+    if (big) ImGui::PushFont(big);
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    ImGui::TextUnformatted(value.c_str());
+    ImGui::PopStyleColor();
+    if (big) ImGui::PopFont();
+    ImGui::EndGroup();
+}
+
+void sources_marker(const std::string& text) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(sources)");
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
+        ImGui::TextUnformatted(text.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+}
+
+void text_wrapped_coloured(ImU32 colour, const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
+}
+
+bool playback_controls(Playback& pb) {
+    bool changed = false;
+    const char* run_label = pb.playing() ? "Pause (Space)" : (pb.finished() && pb.end() > 0 ? "Run again (Space)" : "Run (Space)");
+    if (ImGui::Button(run_label)) {
+        pb.toggle();
+        changed = true;
+    }
+    note_item("run_button");
+    ImGui::SameLine();
+    if (ImGui::Button("Step (.)")) {
+        pb.step();
+        changed = true;
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Reset (R)")) {
+        pb.reset();
+        changed = true;
+    }
+    note_item("reset_button");
+    float speed = static_cast<float>(pb.speed());
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+    if (ImGui::SliderFloat("Speed ([ ])", &speed, static_cast<float>(Playback::min_speed),
+                           static_cast<float>(Playback::max_speed), "%.3gx",
+                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
+        pb.set_speed(speed);
+        changed = true;
+    }
+    return changed;
+}
+
+void time_bar(const char* label, double cursor, double finish, double axis_end, ImU32 colour,
+              const std::string& right_text, float height) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float label_w = ImGui::CalcTextSize("GPU ").x + ImGui::GetStyle().ItemSpacing.x;
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float text_w = ImGui::CalcTextSize("000.0 ms of 000.0 ms  ").x;
+    const float w = std::max(40.0f, ImGui::GetContentRegionAvail().x - label_w - text_w);
+    dl->AddText(ImVec2(p.x, p.y + (height - ImGui::GetFontSize()) * 0.5f), theme().text, label);
+    const ImVec2 a(p.x + label_w, p.y);
+    const ImVec2 b(a.x + w, p.y + height);
+    dl->AddRectFilled(a, b, theme().panel, 3.0f);
+    auto x_of = [&](double t) {
+        const double f = axis_end > 0 ? std::clamp(t / axis_end, 0.0, 1.0) : 0.0;
+        return a.x + static_cast<float>(f) * w;
+    };
+    dl->AddRectFilled(a, ImVec2(x_of(finish), b.y), fade(colour, 0.25f), 3.0f);
+    dl->AddRectFilled(a, ImVec2(x_of(std::min(cursor, finish)), b.y), colour, 3.0f);
+    if (finish > axis_end) {  // the slower machine's bar runs off the edge
+        const float cy = (a.y + b.y) * 0.5f, h = height * 0.45f;
+        dl->AddTriangleFilled(ImVec2(b.x - h, cy - h), ImVec2(b.x - h, cy + h), ImVec2(b.x + h * 0.6f, cy), theme().accent);
+    } else {
+        dl->AddLine(ImVec2(x_of(finish), a.y - 2), ImVec2(x_of(finish), b.y + 2), theme().text_dim, 1.0f);
+    }
+    dl->AddText(ImVec2(b.x + ImGui::GetStyle().ItemSpacing.x, p.y + (height - ImGui::GetFontSize()) * 0.5f),
+                theme().text, right_text.c_str());
+    ImGui::Dummy(ImVec2(label_w + w + text_w, height));
+}
+
+void log_log_plot(const char* id, const std::vector<PlotSeries>& series, const std::vector<PlotMarker>& markers,
+                  const char* x_label, const char* y_label, ImVec2 size, double y_reference) {
+    ImGui::PushID(id);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float fs = ImGui::GetFontSize();
+    const ImVec2 a(p.x + fs * 3.2f, p.y + fs * 0.5f);
+    const ImVec2 b(p.x + size.x - fs * 0.5f, p.y + size.y - fs * 2.4f);
+    dl->AddRectFilled(a, b, theme().panel);
+
+    double x0 = 1e300, x1 = 0, y0 = 1e300, y1 = 0;
+    for (const auto& s : series)
+        for (std::size_t i = 0; i < s.x.size(); ++i) {
+            if (s.x[i] <= 0 || s.y[i] <= 0) continue;
+            x0 = std::min(x0, s.x[i]), x1 = std::max(x1, s.x[i]);
+            y0 = std::min(y0, s.y[i]), y1 = std::max(y1, s.y[i]);
+        }
+    if (y_reference > 0) y0 = std::min(y0, y_reference), y1 = std::max(y1, y_reference);
+    if (x1 <= 0 || y1 <= 0) {
+        ImGui::Dummy(size);
+        ImGui::PopID();
+        return;
+    }
+    const double lx0 = std::floor(std::log10(x0)), lx1 = std::max(std::ceil(std::log10(x1)), lx0 + 1);
+    const double ly0 = std::floor(std::log10(y0)), ly1 = std::max(std::ceil(std::log10(y1)), ly0 + 1);
+    auto to_screen = [&](double x, double y) {
+        const double fx = (std::log10(x) - lx0) / (lx1 - lx0);
+        const double fy = (std::log10(y) - ly0) / (ly1 - ly0);
+        return ImVec2(a.x + static_cast<float>(fx) * (b.x - a.x), b.y - static_cast<float>(fy) * (b.y - a.y));
+    };
+    char buf[32];
+    for (double e = lx0; e <= lx1; e += 1) {  // decade grid
+        const ImVec2 s = to_screen(std::pow(10.0, e), std::pow(10.0, ly0));
+        dl->AddLine(ImVec2(s.x, a.y), ImVec2(s.x, b.y), theme().grid);
+        std::snprintf(buf, sizeof buf, "%g", std::pow(10.0, e));
+        const float tw = ImGui::CalcTextSize(buf).x;
+        dl->AddText(ImVec2(std::min(s.x - tw * 0.5f, b.x - tw), b.y + 2), theme().text_dim, buf);
+    }
+    for (double e = ly0; e <= ly1; e += 1) {
+        const ImVec2 s = to_screen(std::pow(10.0, lx0), std::pow(10.0, e));
+        dl->AddLine(ImVec2(a.x, s.y), ImVec2(b.x, s.y), theme().grid);
+        std::snprintf(buf, sizeof buf, "%g", std::pow(10.0, e));
+        dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(buf).x - 4, s.y - fs * 0.5f), theme().text_dim, buf);
+    }
+    if (y_reference > 0) {
+        const float y = to_screen(std::pow(10.0, lx0), y_reference).y;
+        dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), theme().text_dim, 2.0f);
+    }
+    for (const auto& s : series) {
+        std::vector<ImVec2> pts;
+        for (std::size_t i = 0; i < s.x.size(); ++i)
+            if (s.x[i] > 0 && s.y[i] > 0) pts.push_back(to_screen(s.x[i], s.y[i]));
+        if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.colour, 0, theme().line_thickness + 1);
+    }
+    for (const auto& m : markers) {
+        if (m.x <= 0) continue;
+        const float x = to_screen(m.x, std::pow(10.0, ly0)).x;
+        dl->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), m.colour, 2.0f);
+        dl->AddText(ImVec2(std::min(x + 4, b.x - ImGui::CalcTextSize(m.label.c_str()).x), a.y + 2), m.colour,
+                    m.label.c_str());
+    }
+    dl->AddText(ImVec2(a.x + (b.x - a.x - ImGui::CalcTextSize(x_label).x) * 0.5f, b.y + fs * 1.2f), theme().text_dim,
+                x_label);
+    dl->AddText(ImVec2(a.x + 4, a.y + fs * 1.3f), theme().text_dim, y_label);
+    ImGui::Dummy(size);
+    ImGui::PopID();
+}
+
+namespace {
+std::map<std::string, ImVec4>& noted() {
+    static std::map<std::string, ImVec4> items;
+    return items;
+}
+}  // namespace
+
+void note_item(const char* name) {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    noted()[name] = ImVec4(a.x, a.y, b.x, b.y);
+}
+
+std::string noted_items() {
+    std::string out;
+    char buf[160];
+    for (const auto& [name, r] : noted()) {
+        std::snprintf(buf, sizeof buf, "%s %.0f %.0f %.0f %.0f\n", name.c_str(), r.x, r.y, r.z, r.w);
+        out += buf;
+    }
+    return out;
+}
+
+}  // namespace m2m::ui

@@ -1,0 +1,51 @@
+// Small shared widgets: big readouts, source tooltips, time bars and a log-log plot.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+#include "ui/playback.hpp"
+
+namespace m2m::ui {
+
+/// A labelled number in the headline font, like the lesson's "NEURONS 15".
+void readout(const char* label, const std::string& value, ImU32 colour);
+
+/// A small "(sources)" marker; hovering shows `text` (every figure and where it is from).
+void sources_marker(const std::string& text);
+
+/// Wrapped text in a colour.
+void text_wrapped_coloured(ImU32 colour, const std::string& text);
+
+/// The standard playback row: Run/Pause, Step, Reset and the speed slider.
+/// Returns true when the user changed anything.
+bool playback_controls(Playback& pb);
+
+/// A horizontal bar for one machine's clock on a shared time axis: filled up to the
+/// cursor, outlined up to the machine's finish. `axis_end` is the time at the right edge;
+/// a finish beyond it runs off the edge with an arrow.
+void time_bar(const char* label, double cursor, double finish, double axis_end, ImU32 colour,
+              const std::string& right_text, float height);
+
+struct PlotSeries {
+    std::vector<double> x, y;
+    ImU32 colour;
+};
+struct PlotMarker {
+    double x;
+    std::string label;
+    ImU32 colour;
+};
+/// A log-log line plot with decade grid lines, in a box of `size`.
+void log_log_plot(const char* id, const std::vector<PlotSeries>& series, const std::vector<PlotMarker>& markers,
+                  const char* x_label, const char* y_label, ImVec2 size, double y_reference = 0);
+
+/// Test hook: remembers the screen rectangle of the last item under `name`, so a test that
+/// drives the real window with xdotool knows where a person would click. Costs a map insert.
+void note_item(const char* name);
+/// Every noted item as "name x0 y0 x1 y1" lines, in name order.
+std::string noted_items();
+
+}  // namespace m2m::ui
