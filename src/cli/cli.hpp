@@ -28,5 +28,6 @@ std::optional<int> parse_or_exit(CLI::App& app, const std::vector<std::string>& 
 int sim_layers(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int sim_transfer(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int sim_collective(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int sim_split(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace m2m::cli

@@ -18,6 +18,7 @@ const Subcommand subcommands[] = {
     {"layers", sim_layers, "Lesson 1: a network layer by layer on a CPU and a GPU"},
     {"transfer", sim_transfer, "Lesson 2: a tensor from one GPU to another, over NVLink or InfiniBand"},
     {"collective", sim_collective, "Lesson 2: a ring all-reduce, all-gather or reduce-scatter over N GPUs"},
+    {"split", sim_split, "Lesson 3: one next-word network split across GPUs (data, tensor, pipeline, 3d)"},
 };
 
 std::string accepted() {

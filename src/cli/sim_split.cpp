@@ -1,0 +1,180 @@
+// `math-to-metal sim split`: Lesson 3's network split across GPUs, one training step, as JSON.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "cli/cli.hpp"
+#include "m2m/core/split.hpp"
+#include "m2m/presets/presets.hpp"
+
+namespace m2m::cli {
+
+namespace {
+
+using nlohmann::json;
+
+json gpu_json(const core::SplitResult& r, const core::GpuHolding& g) {
+    json neurons = json::array();
+    for (std::size_t l = 0; l < g.neurons.size(); ++l)
+        if (g.neurons[l].count > 0)
+            neurons.push_back({{"layer", l},
+                               {"name", r.layers[l].name},
+                               {"first", g.neurons[l].first},
+                               {"count", g.neurons[l].count},
+                               {"parameters", g.layer_parameters[l]}});
+    return {{"gpu", g.gpu},
+            {"node", g.node},
+            {"cluster_gpu", g.cluster_gpu},
+            {"data_rank", g.data_rank},
+            {"tensor_rank", g.tensor_rank},
+            {"stage", g.stage},
+            {"neurons", neurons},
+            {"neuron_count", g.neuron_count},
+            {"parameters", g.parameters},
+            {"bytes", g.bytes.total()},
+            {"memory",
+             {{"weights", g.bytes.weights},
+              {"gradients", g.bytes.gradients},
+              {"optimizer", g.bytes.optimizer},
+              {"activations", g.bytes.activations}}},
+            {"prompts", g.prompts},
+            {"rows_in_flight", g.rows_in_flight},
+            {"sentence", g.sentence}};
+}
+
+json exchange_json(const core::Exchange& e) {
+    return {{"phase", std::string(core::step_phase_name(e.phase))},
+            {"op", std::string(core::exchange_op_name(e.op))},
+            {"layer", e.layer},
+            {"what", e.what},
+            {"peers", e.gpus},
+            {"bytes", e.bytes},
+            {"times", e.times},
+            {"total_bytes", e.total_bytes()},
+            {"link", std::string(core::link_type_name(e.link))},
+            {"seconds", e.seconds}};
+}
+
+json timeline_json(const core::StepTimeline& t) {
+    json rows = json::array();
+    for (const core::GpuTimeline& row : t.gpus) {
+        json tasks = json::array();
+        for (const core::StepTask& k : row.tasks) {
+            json j = {{"kind", std::string(core::step_task_kind_name(k.kind))}, {"start_s", k.start_s()}, {"end_s", k.end_s()}};
+            if (k.layer >= 0) j["layer"] = k.layer;
+            if (k.micro_batch >= 0) j["micro_batch"] = k.micro_batch;
+            if (k.exchange >= 0) j["exchange"] = k.exchange;
+            tasks.push_back(std::move(j));
+        }
+        rows.push_back({{"gpu", row.gpu},
+                        {"compute_s", row.compute_s},
+                        {"communication_s", row.communication_s},
+                        {"idle_s", row.idle_s},
+                        {"tasks", std::move(tasks)}});
+    }
+    return rows;
+}
+
+}  // namespace
+
+int sim_split(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    CLI::App app{"Lesson 3: one next-word network split across GPUs, one training step", "math-to-metal sim split"};
+    std::string strategy = "data", placement = "node", schedule = "1f1b", hardware = "h100";
+    std::string prompt = "the cat sat on the";
+    int gpus = 2, micro_batches = 4, top = 5;
+    bool as_json = false, with_timeline = false;
+    app.add_option("--strategy", strategy, "data, tensor, pipeline or 3d (2 x 2 x 2 on 8 GPUs)")
+        ->check(CLI::IsMember({"data", "tensor", "pipeline", "3d"}));
+    auto* gpus_opt = app.add_option("--gpus", gpus, "number of GPUs, 1-8 (default 2; 8 for 3d)");
+    app.add_option("--micro-batches", micro_batches, "micro-batches per step for a pipeline (default 4)");
+    app.add_option("--schedule", schedule, "pipeline order: 1f1b (default) or gpipe")->check(CLI::IsMember({"1f1b", "gpipe"}));
+    app.add_option("--placement", placement, "node: all GPUs in one node; nodes: half in each of two nodes")
+        ->check(CLI::IsMember({"node", "nodes"}));
+    app.add_option("--hardware", hardware, "node generation: its GPU and its NVLink and InfiniBand presets")
+        ->check(CLI::IsMember(presets::builtin().system_ids()));
+    app.add_option("--prompt", prompt, "words for the network to continue (default \"the cat sat on the\")");
+    app.add_option("--top", top, "how many likely next words to list (1-24, default 5)")->check(CLI::Range(1, 24));
+    app.add_flag("--json", as_json, "print one JSON object (the only output format)");
+    app.add_flag("--timeline", with_timeline, "add every GPU's tasks: kind, start and end");
+    if (auto code = parse_or_exit(app, args, out, err)) return *code;
+
+    core::SplitSetup setup;
+    setup.strategy = *core::parse_strategy(strategy);
+    setup.gpus = gpus_opt->count() == 0 && setup.strategy == core::Strategy::three_d ? 8 : gpus;
+    setup.micro_batches = micro_batches;
+    setup.schedule = *core::parse_schedule(schedule);
+    setup.placement = *core::parse_placement(placement);
+    const presets::SystemPreset* system = presets::builtin().find_system(hardware);
+    const presets::ComputePreset* gpu = system ? presets::builtin().find(system->gpu_id) : nullptr;
+    if (!gpu) {
+        err << "math-to-metal sim split: --hardware: '" << hardware << "' has no GPU preset (accepted: "
+            << presets::joined_system_ids() << ")\n";
+        return exit_bad_input;
+    }
+    setup.hardware.system = system->spec;
+    setup.hardware.gpu = gpu->spec;
+    setup.hardware.tensor_flops = gpu->bf16_flops;
+    if (auto problem = core::check_split(setup)) {
+        err << "math-to-metal sim split: --" << core::split_field_name(problem->field) << ": " << problem->message << "\n";
+        return exit_bad_input;
+    }
+
+    const core::NextWordModel& model = core::trained_next_word_model();
+    const core::SplitResult r = core::run_split(model, setup);
+    const core::Prediction whole = core::predict(model, prompt, top);
+    const core::Prediction split = core::predict_split(model, setup, prompt, top);
+    float max_diff = 0;
+    for (std::size_t i = 0; i < whole.logits.size(); ++i)
+        max_diff = std::max(max_diff, std::fabs(whole.logits[i] - split.logits[i]));
+
+    json j;
+    j["strategy"] = strategy;
+    j["label"] = std::string(core::strategy_label(setup.strategy));
+    j["gpu_count"] = setup.gpus;
+    j["degrees"] = {{"data", r.degrees.data}, {"tensor", r.degrees.tensor}, {"pipeline", r.degrees.pipeline}};
+    j["micro_batches"] = r.micro_batches;
+    j["schedule"] = schedule;
+    j["placement"] = placement;
+    j["hardware"] = hardware;
+    j["gpu"] = setup.hardware.gpu.name;
+    j["prompts_per_step"] = core::step_prompts;
+    json layers = json::array();
+    std::int64_t parameters = 0;
+    for (const core::LayerInfo& l : r.layers) {
+        layers.push_back({{"name", l.name}, {"neurons", l.neurons}, {"inputs", l.inputs}, {"parameters", l.parameters}});
+        parameters += l.parameters;
+    }
+    j["layers"] = layers;
+    j["parameters"] = parameters;
+    j["gpus"] = json::array();
+    for (const core::GpuHolding& g : r.gpus) j["gpus"].push_back(gpu_json(r, g));
+    j["exchanges"] = json::array();
+    for (const core::Exchange& e : r.exchanges) j["exchanges"].push_back(exchange_json(e));
+    j["exchanged_bytes"] = r.exchanged_bytes;
+    j["step_time_s"] = r.step.step_time_s;
+    j["compute_s"] = r.step.compute_s;
+    j["communication_s"] = r.step.communication_s;
+    j["idle_s"] = r.step.idle_s;
+    j["idle_fraction"] = r.step.idle_fraction;
+    j["bubble_fraction"] = r.bubble_fraction;
+    json top_words = json::array();
+    for (const core::WordProbability& w : split.top) top_words.push_back({{"word", w.word}, {"probability", w.probability}});
+    j["prediction"] = {{"prompt", prompt},
+                       {"word", split.word},
+                       {"context", split.context},
+                       {"unknown_words", split.unknown_words},
+                       {"top", top_words},
+                       {"unsplit_word", whole.word},
+                       {"max_logit_difference", max_diff},
+                       {"sentence", split.sentence}};
+    j["sentences"] = {{"holds", r.holds_sentence}, {"exchange", r.exchange_sentence}, {"why", r.why_sentence},
+                      {"time", r.time_sentence}};
+    if (with_timeline) j["timeline"] = timeline_json(r.step);
+    (void)as_json;  // JSON is the only format; the flag is accepted so scripts read clearly
+    out << j.dump(2) << "\n";
+    return exit_ok;
+}
+
+}  // namespace m2m::cli
