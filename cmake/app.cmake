@@ -23,6 +23,7 @@ add_library(m2m_ui STATIC
   src/ui/widgets.cpp
   src/ui/playback.cpp
   src/ui/network_view.cpp
+  src/lessons/catalog.cpp
   src/lessons/layer_run_panel.cpp
 )
 target_include_directories(m2m_ui PUBLIC src include /usr/include/imgui/backends)

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "app/window.hpp"
+#include "lessons/catalog.hpp"
 #include "lessons/layer_run_panel.hpp"
 #include "m2m/presets/presets.hpp"
 #include "ui/fonts.hpp"
@@ -192,9 +193,11 @@ double peak_rss_mb() {
 }
 
 void configure_lessons(App& app) {
-    auto layers = std::make_unique<lessons::LayerRunPanel>();
+    app.lessons = lessons::make_lessons();
     const Options& o = app.options;
-    if (!o.widths.empty() || !o.mode.empty() || o.cpu_cores || o.gpu_cores) {
+    for (auto& lesson : app.lessons) {
+        auto* layers = dynamic_cast<lessons::LayerRunPanel*>(lesson.get());
+        if (!layers || (o.widths.empty() && o.mode.empty() && !o.cpu_cores && !o.gpu_cores)) continue;
         core::LayerRunSetup s = layers->setup();
         if (!o.widths.empty()) s.network.widths = o.widths;
         if (!o.mode.empty()) {
@@ -206,7 +209,6 @@ void configure_lessons(App& app) {
         if (o.gpu_cores) s.gpu_cores = o.gpu_cores;
         layers->apply(s);
     }
-    app.lessons.push_back(std::move(layers));
     for (std::size_t i = 0; i < app.lessons.size(); ++i)
         if (app.lessons[i]->id() == o.lesson) app.current = i;
 }

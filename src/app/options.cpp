@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "cli/cli.hpp"
+#include "lessons/catalog.hpp"
 #include "m2m/core/layer_run.hpp"
 
 #ifndef M2M_VERSION
@@ -20,7 +21,7 @@ std::optional<int> parse_options(const std::vector<std::string>& args, Options& 
                  "math-to-metal"};
     std::string size;
     bool version = false;
-    app.add_option("--lesson", o.lesson, "lesson to open")->check(CLI::IsMember({"layers"}));
+    app.add_option("--lesson", o.lesson, "lesson to open")->check(CLI::IsMember(lessons::lesson_ids()));
     app.add_option("--size", size, "window size WxH, e.g. 1920x1080 (320x240 to 7680x4320)");
     app.add_option("--screenshot", o.screenshot, "save a PNG of the window to FILE, then exit");
     app.add_option("--frames", o.frames, "render N frames, then exit (with --screenshot: before saving)")

@@ -1,0 +1,39 @@
+// Which panels exist and in what order: add a lesson here and everywhere else follows.
+#include "lessons/catalog.hpp"
+
+#include "lessons/layer_run_panel.hpp"
+
+namespace m2m::lessons {
+
+namespace {
+
+struct Entry {
+    const char* id;  // must equal the panel's id()
+    std::unique_ptr<Lesson> (*make)();
+};
+
+template <class Panel>
+std::unique_ptr<Lesson> make() {
+    return std::make_unique<Panel>();
+}
+
+// Panels are only built when the app starts, never to list the ids (Lesson 3 trains a network).
+const Entry entries[] = {
+    {"layers", make<LayerRunPanel>},
+};
+
+}  // namespace
+
+std::vector<std::unique_ptr<Lesson>> make_lessons() {
+    std::vector<std::unique_ptr<Lesson>> out;
+    for (const Entry& e : entries) out.push_back(e.make());
+    return out;
+}
+
+std::vector<std::string> lesson_ids() {
+    std::vector<std::string> ids;
+    for (const Entry& e : entries) ids.emplace_back(e.id);
+    return ids;
+}
+
+}  // namespace m2m::lessons
