@@ -154,16 +154,18 @@ void log_log_plot(const char* id, const std::vector<PlotSeries>& series, const s
             if (s.x[i] > 0 && s.y[i] > 0) pts.push_back(to_screen(s.x[i], s.y[i]));
         if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.colour, 0, theme().line_thickness + 1);
     }
+    float label_y = a.y + 2;  // each marker's label on its own line, so neighbours never overlap
     for (const auto& m : markers) {
         if (m.x <= 0) continue;
         const float x = to_screen(m.x, std::pow(10.0, ly0)).x;
         dl->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), m.colour, 2.0f);
-        dl->AddText(ImVec2(std::min(x + 4, b.x - ImGui::CalcTextSize(m.label.c_str()).x), a.y + 2), m.colour,
+        dl->AddText(ImVec2(std::min(x + 4, b.x - ImGui::CalcTextSize(m.label.c_str()).x), label_y), m.colour,
                     m.label.c_str());
+        label_y += fs;
     }
     dl->AddText(ImVec2(a.x + (b.x - a.x - ImGui::CalcTextSize(x_label).x) * 0.5f, b.y + fs * 1.2f), theme().text_dim,
                 x_label);
-    dl->AddText(ImVec2(a.x + 4, a.y + fs * 1.3f), theme().text_dim, y_label);
+    dl->AddText(ImVec2(a.x + 4, b.y - fs * 1.2f), theme().text_dim, y_label);
     ImGui::Dummy(size);
     ImGui::PopID();
 }
