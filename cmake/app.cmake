@@ -22,13 +22,27 @@ add_library(m2m_ui STATIC
   src/ui/fonts.cpp
   src/ui/widgets.cpp
   src/ui/playback.cpp
+  src/ui/view.cpp
   src/ui/network_view.cpp
+  src/ui/timeline_view.cpp
   src/lessons/catalog.cpp
   src/lessons/layer_run_panel.cpp
+  src/lessons/rack_panel.cpp
+  src/ui/rack_view.cpp
+  src/lessons/split_panel.cpp
 )
 target_include_directories(m2m_ui PUBLIC src include /usr/include/imgui/backends)
-target_link_libraries(m2m_ui PUBLIC m2m_core m2m_presets PkgConfig::IMGUI PkgConfig::FREETYPE PkgConfig::STB glm::glm)
+target_link_libraries(m2m_ui PUBLIC m2m_core m2m_presets nlohmann_json::nlohmann_json PkgConfig::IMGUI PkgConfig::FREETYPE PkgConfig::STB glm::glm)
 target_compile_options(m2m_ui PRIVATE ${M2M_WARNINGS})
+
+# What the app keeps on disk (settings, scenarios): no window needed, so tests link it alone.
+add_library(m2m_app_files STATIC
+  src/app/files.cpp
+  src/app/settings.cpp
+  src/app/scenario.cpp
+)
+target_link_libraries(m2m_app_files PUBLIC m2m_ui nlohmann_json::nlohmann_json)
+target_compile_options(m2m_app_files PRIVATE ${M2M_WARNINGS})
 
 add_executable(math-to-metal
   src/app/main.cpp
@@ -36,6 +50,6 @@ add_executable(math-to-metal
   src/app/app.cpp
   src/app/window.cpp
 )
-target_link_libraries(math-to-metal PRIVATE m2m_ui m2m_cli m2m_glad glfw OpenGL::GL CLI11::CLI11 ${CMAKE_DL_LIBS} Threads::Threads)
+target_link_libraries(math-to-metal PRIVATE m2m_app_files m2m_ui m2m_cli m2m_glad glfw OpenGL::GL CLI11::CLI11 ${CMAKE_DL_LIBS} Threads::Threads)
 target_compile_definitions(math-to-metal PRIVATE M2M_VERSION="${PROJECT_VERSION}")
 target_compile_options(math-to-metal PRIVATE ${M2M_WARNINGS})

@@ -1,11 +1,19 @@
 # Tests of the UI without a window, and of the real app under Xvfb.
 add_executable(test_ui
   tests/ui/test_layer_panel.cpp
+  tests/ui/test_rack_panel.cpp
+  tests/ui/test_split_panel.cpp
+  tests/ui/test_timeline_view.cpp
   tests/ui/headless.cpp
 )
 target_link_libraries(test_ui PRIVATE m2m_ui Catch2::Catch2WithMain)
 target_compile_options(test_ui PRIVATE ${M2M_WARNINGS})
 catch_discover_tests(test_ui TEST_PREFIX "ui: ")
+
+add_executable(test_app_files tests/app/test_files.cpp tests/ui/headless.cpp)
+target_link_libraries(test_app_files PRIVATE m2m_app_files Catch2::Catch2WithMain)
+target_compile_options(test_app_files PRIVATE ${M2M_WARNINGS})
+catch_discover_tests(test_app_files TEST_PREFIX "files: ")
 
 set(M2M_XVFB xvfb-run -a -s "-screen 0 1920x1080x24")
 set(M2M_SHOTS ${CMAKE_BINARY_DIR}/screenshots)
@@ -17,3 +25,22 @@ add_test(NAME "app: a screenshot mid-run in hardware mode at the widest settings
     --mode hardware --widths 4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096 --play --frames 20)
 add_test(NAME "app: xdotool drags the width slider and clicks Run in Lesson 1"
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_layers.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS})
+add_test(NAME "app: a screenshot of Lesson 3 mid-step is a non-blank 1920x1080 PNG"
+  COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/screenshot.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS} --lesson split --play --frames 30)
+add_test(NAME "app: xdotool picks tensor parallel and runs a step in Lesson 3"
+  COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_split.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS})
+add_test(NAME "app: a screenshot of Lesson 2 mid-send is a non-blank 1920x1080 PNG"
+  COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/screenshot.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS} --lesson rack --play --frames 20)
+add_test(NAME "app: xdotool clicks two GPUs in different nodes and Send in Lesson 2"
+  COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_rack.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS})
+add_test(NAME "app: a screenshot of Explain it back is a non-blank 1920x1080 PNG"
+  COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/screenshot.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS} --lesson explain)
+add_test(NAME "app: a screenshot of Explain it back with its checklist, from a scenario"
+  COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/screenshot.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS}
+    --scenario ${CMAKE_SOURCE_DIR}/tests/app/explain_scenario.json)
+add_test(NAME "app: xdotool types an answer and clicks Submit in Explain it back"
+  COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_explain.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS})
+add_test(NAME "app: an instructor walks every lesson by keyboard at 1280x720"
+  COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_classroom.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS} 1280x720)
+add_test(NAME "app: an instructor walks every lesson by keyboard at 1024x768"
+  COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_classroom.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS} 1024x768)

@@ -1,12 +1,16 @@
 // The frame loop: poll input, move the playback, draw the current lesson, render, repeat.
+// Also what an instructor needs around the lessons: keyboard, themes, scale, presenter view,
+// fullscreen, settings kept between runs, scenarios and exports.
 //
-// [SECTION] state   [SECTION] keyboard   [SECTION] menus and tabs   [SECTION] loop
+// [SECTION] state   [SECTION] files   [SECTION] keyboard   [SECTION] menus, tabs, popups
+// [SECTION] start-up   [SECTION] loop
 #include "app/app.hpp"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
+#include <imgui_stdlib.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -14,16 +18,20 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <vector>
 
+#include "app/files.hpp"
+#include "app/scenario.hpp"
+#include "app/settings.hpp"
 #include "app/window.hpp"
 #include "lessons/catalog.hpp"
 #include "lessons/layer_run_panel.hpp"
-#include "m2m/presets/presets.hpp"
 #include "ui/fonts.hpp"
 #include "ui/theme.hpp"
+#include "ui/view.hpp"
 #include "ui/widgets.hpp"
 
 namespace m2m::app {
@@ -37,14 +45,24 @@ const Clock::time_point g_process_start = Clock::now();  // static init: before 
 
 struct App {
     Options options;
+    Settings settings;
+    std::string settings_dir;
+    bool keep_settings = false;  // interactive runs only: tests and screenshots leave them alone
     GLFWwindow* window = nullptr;
     std::vector<std::unique_ptr<lessons::Lesson>> lessons;
+    std::vector<bool> intro_hidden;
     std::size_t current = 0;
     bool select_tab = true;  // tell the tab bar to follow `current` on the next frame
     bool show_shortcuts = false;
-    std::string notice;      // one message shown in the menu bar (a saved screenshot, a font fallback)
+    float pending_scale = 0;  // a new UI scale, applied between frames
+    ui::ThemeKind theme = ui::ThemeKind::dark;
+    bool fullscreen = false;
+    int windowed[4] = {100, 100, 1280, 720};  // position and size to return to from fullscreen
+    std::string notice;  // one message shown in the menu bar (a saved file, a problem)
     std::string renderer;
     std::string last_status;
+    std::string open_popup;  // "save", "open", "csv" when a path popup should open
+    std::string path_buffer;
 
     lessons::Lesson& lesson() { return *lessons[current]; }
     void go_to(std::size_t i) {
@@ -53,53 +71,165 @@ struct App {
             select_tab = true;
         }
     }
+    void tell(const std::string& message) {
+        notice = message;
+        std::cout << "notice: " << message << std::endl;
+    }
 };
 
-std::string timestamped_png() {
-    char buf[64];
+std::string timestamp() {
+    char buf[32];
     const std::time_t now = std::time(nullptr);
-    std::strftime(buf, sizeof buf, "math-to-metal-%Y%m%d-%H%M%S.png", std::localtime(&now));
+    std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", std::localtime(&now));
     return buf;
 }
+
+// [SECTION] files ---------------------------------------------------------------------------
 
 void save_screenshot(App& app, const std::string& path) {
     int w = 0, h = 0;
     glfwGetFramebufferSize(app.window, &w, &h);
     std::string error;
-    app.notice = save_png(w, h, path, error) ? "saved " + path : error;
-    std::cout << "screenshot: " << app.notice << std::endl;
+    app.tell(save_png(w, h, path, error) ? "saved " + path : error);
+}
+
+std::string scenario_dir() { return config_dir() + "/scenarios"; }
+
+void save_scenario(App& app, const std::string& path) {
+    const Scenario s{std::string(app.lesson().id()), app.lesson().save_state()};
+    const std::string error = write_file_atomically(path, scenario_json(s));
+    app.tell(error.empty() ? "saved scenario " + path : error);
+}
+
+/// Loads a scenario into its lesson; on any problem the lesson stays as it was.
+std::string load_scenario(App& app, const std::string& path) {
+    std::string error;
+    const auto text = read_file(path, error);
+    if (!text) return error;
+    try {
+        const Scenario s = parse_scenario(*text);
+        for (std::size_t i = 0; i < app.lessons.size(); ++i)
+            if (app.lessons[i]->id() == s.lesson) {
+                app.lessons[i]->load_state(s.state);
+                app.go_to(i);
+            }
+    } catch (const std::exception& e) {
+        return path + ": " + e.what();
+    }
+    return {};
+}
+
+void export_csv(App& app, const std::string& path) {
+    const std::string csv = app.lesson().timeline_csv();
+    if (csv.empty()) {
+        app.tell("this lesson has no timeline to export yet");
+        return;
+    }
+    const std::string error = write_file_atomically(path, csv);
+    app.tell(error.empty() ? "saved timeline " + path : error);
 }
 
 // [SECTION] keyboard ------------------------------------------------------------------------
 
+void set_fullscreen(App& app, bool on) {
+    if (on == app.fullscreen) return;
+    GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+    if (on && monitor) {
+        glfwGetWindowPos(app.window, &app.windowed[0], &app.windowed[1]);
+        glfwGetWindowSize(app.window, &app.windowed[2], &app.windowed[3]);
+        const GLFWvidmode* mode = glfwGetVideoMode(monitor);
+        glfwSetWindowMonitor(app.window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+        app.fullscreen = true;
+    } else if (!on) {
+        glfwSetWindowMonitor(app.window, nullptr, app.windowed[0], app.windowed[1], app.windowed[2], app.windowed[3], 0);
+        app.fullscreen = false;
+    }
+}
+
+void zoom(App& app, float scale) {
+    app.pending_scale = std::clamp(std::round(scale * 4.0f) / 4.0f, ui::View::min_scale, ui::View::max_scale);
+}
+
+// ImGui 1.86 reads keys as "down this frame", so a key pressed and released between two frames
+// (a quick tap, or a remote clicker) would be lost. GLFW's callback latches every press until the
+// next frame reads it; ImGui's own callback is chained after ours.
+struct KeyPress {
+    int key;
+    int mods;  // as they were at the press: a quick Ctrl+= may be fully released by the frame
+};
+std::vector<KeyPress> g_key_presses;
+
+void on_key(GLFWwindow*, int key, int, int action, int mods) {
+    if (action == GLFW_PRESS) g_key_presses.push_back({key, mods});
+}
+
 // Shortcuts act only when no text field has the keyboard (typing "r" in a box must not reset).
 void handle_keys(App& app) {
     const ImGuiIO& io = ImGui::GetIO();
+    const std::vector<KeyPress> presses = std::move(g_key_presses);
+    g_key_presses.clear();
+    auto with = [&](int key, int mods) {
+        return std::any_of(presses.begin(), presses.end(), [&](const KeyPress& p) {
+            return p.key == key && (p.mods & (GLFW_MOD_CONTROL | GLFW_MOD_SHIFT | GLFW_MOD_ALT)) == mods;
+        });
+    };
+    auto ctrl = [&](int key) { return with(key, GLFW_MOD_CONTROL) || with(key, GLFW_MOD_CONTROL | GLFW_MOD_SHIFT); };
+    if (with(GLFW_KEY_F11, 0)) set_fullscreen(app, !app.fullscreen);
+    if (ctrl(GLFW_KEY_EQUAL) || ctrl(GLFW_KEY_KP_ADD)) zoom(app, ui::view().scale + 0.25f);
+    if (ctrl(GLFW_KEY_MINUS) || ctrl(GLFW_KEY_KP_SUBTRACT)) zoom(app, ui::view().scale - 0.25f);
+    if (ctrl(GLFW_KEY_0) || ctrl(GLFW_KEY_KP_0)) zoom(app, 1.0f);
+    if (ctrl(GLFW_KEY_E)) save_screenshot(app, "math-to-metal-" + timestamp() + ".png");
+    if (ctrl(GLFW_KEY_Q)) glfwSetWindowShouldClose(app.window, GLFW_TRUE);
     if (io.WantTextInput) return;
-    auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
+    auto plain = [&](int key) { return with(key, 0); };
     ui::Playback& pb = app.lesson().playback();
-    if (pressed(GLFW_KEY_SPACE)) pb.toggle();
-    if (pressed(GLFW_KEY_PERIOD)) pb.step();
-    if (pressed(GLFW_KEY_R) && !io.KeyCtrl) pb.reset();
-    if (pressed(GLFW_KEY_LEFT_BRACKET)) pb.slower();
-    if (pressed(GLFW_KEY_RIGHT_BRACKET)) pb.faster();
-    if (pressed(GLFW_KEY_RIGHT)) app.go_to(app.current + 1);
-    if (pressed(GLFW_KEY_LEFT) && app.current > 0) app.go_to(app.current - 1);
+    if (plain(GLFW_KEY_SPACE)) pb.toggle();
+    if (plain(GLFW_KEY_PERIOD)) pb.step();
+    if (plain(GLFW_KEY_R)) pb.reset();
+    if (plain(GLFW_KEY_LEFT_BRACKET)) pb.slower();
+    if (plain(GLFW_KEY_RIGHT_BRACKET)) pb.faster();
+    if (plain(GLFW_KEY_H)) ui::view().presenter = !ui::view().presenter;
+    if (plain(GLFW_KEY_RIGHT)) app.go_to(app.current + 1);
+    if (plain(GLFW_KEY_LEFT) && app.current > 0) app.go_to(app.current - 1);
     for (int k = 0; k < 9; ++k)
-        if (pressed(GLFW_KEY_1 + k)) app.go_to(static_cast<std::size_t>(k));
-    if (io.KeyCtrl && pressed(GLFW_KEY_E)) save_screenshot(app, timestamped_png());
-    if (io.KeyCtrl && pressed(GLFW_KEY_Q)) glfwSetWindowShouldClose(app.window, GLFW_TRUE);
-    if (pressed(GLFW_KEY_SLASH) && io.KeyShift) app.show_shortcuts = !app.show_shortcuts;
-    if (pressed(GLFW_KEY_ESCAPE)) app.show_shortcuts = false;
+        if (plain(GLFW_KEY_1 + k)) app.go_to(static_cast<std::size_t>(k));
+    if (with(GLFW_KEY_SLASH, GLFW_MOD_SHIFT)) app.show_shortcuts = !app.show_shortcuts;
+    if (plain(GLFW_KEY_ESCAPE)) app.show_shortcuts = false;
 }
 
-// [SECTION] menus and tabs ------------------------------------------------------------------
+// [SECTION] menus, tabs, popups -------------------------------------------------------------
 
 void draw_menu(App& app) {
     if (!ImGui::BeginMenuBar()) return;
     if (ImGui::BeginMenu("File")) {
-        if (ImGui::MenuItem("Save screenshot", "Ctrl+E")) save_screenshot(app, timestamped_png());
+        if (ImGui::MenuItem("Save scenario...")) {
+            app.open_popup = "save";
+            app.path_buffer = scenario_dir() + "/" + std::string(app.lesson().id()) + "-" + timestamp() + ".json";
+        }
+        if (ImGui::MenuItem("Open scenario...")) {
+            app.open_popup = "open";
+            app.path_buffer = scenario_dir() + "/";
+        }
+        if (ImGui::MenuItem("Export timeline as CSV...")) {
+            app.open_popup = "csv";
+            app.path_buffer = "math-to-metal-" + std::string(app.lesson().id()) + "-" + timestamp() + ".csv";
+        }
+        if (ImGui::MenuItem("Save screenshot", "Ctrl+E")) save_screenshot(app, "math-to-metal-" + timestamp() + ".png");
+        ImGui::Separator();
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) glfwSetWindowShouldClose(app.window, GLFW_TRUE);
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("View")) {
+        if (ImGui::MenuItem("Dark theme", nullptr, app.theme == ui::ThemeKind::dark)) app.theme = ui::ThemeKind::dark, zoom(app, ui::view().scale);
+        if (ImGui::MenuItem("Projector theme", nullptr, app.theme == ui::ThemeKind::projector))
+            app.theme = ui::ThemeKind::projector, zoom(app, ui::view().scale);
+        ImGui::Separator();
+        if (ImGui::MenuItem("Larger", "Ctrl +")) zoom(app, ui::view().scale + 0.25f);
+        if (ImGui::MenuItem("Smaller", "Ctrl -")) zoom(app, ui::view().scale - 0.25f);
+        if (ImGui::MenuItem("Actual size", "Ctrl 0")) zoom(app, 1.0f);
+        ImGui::Separator();
+        if (ImGui::MenuItem("Presenter view", "H", ui::view().presenter)) ui::view().presenter = !ui::view().presenter;
+        if (ImGui::MenuItem("Fullscreen", "F11", app.fullscreen)) set_fullscreen(app, !app.fullscreen);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Lessons")) {
@@ -119,21 +249,63 @@ void draw_menu(App& app) {
         ImGui::TextDisabled("%s", app.notice.c_str());
     }
     const std::string gl = "GL: " + app.renderer;
-    ImGui::SameLine(std::max(ImGui::GetWindowWidth() - ImGui::CalcTextSize(gl.c_str()).x - ImGui::GetFontSize(), 0.0f));
-    ImGui::TextDisabled("%s", gl.c_str());
+    const float gl_x = ImGui::GetWindowWidth() - ImGui::CalcTextSize(gl.c_str()).x - ImGui::GetFontSize();
+    if (gl_x > ImGui::GetCursorPosX() + ImGui::GetFontSize()) {
+        ImGui::SameLine(gl_x);
+        ImGui::TextDisabled("%s", gl.c_str());
+    }
     ImGui::EndMenuBar();
+}
+
+void draw_path_popup(App& app) {
+    static const char* titles[][2] = {{"save", "Save scenario"}, {"open", "Open scenario"}, {"csv", "Export timeline"}};
+    for (const auto& [kind, title] : titles) {
+        if (app.open_popup == kind) {
+            ImGui::OpenPopup(title);
+            app.open_popup.clear();
+        }
+        ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 36, 0));
+        if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_NoSavedSettings)) continue;
+        const std::string k = kind;
+        if (k == "open") {  // the scenarios already saved, one click each
+            std::error_code ec;
+            std::vector<std::string> files;
+            for (const auto& e : std::filesystem::directory_iterator(scenario_dir(), ec))
+                if (e.path().extension() == ".json") files.push_back(e.path().string());
+            std::sort(files.begin(), files.end());
+            for (const auto& f : files)
+                if (ImGui::Selectable(std::filesystem::path(f).filename().string().c_str())) app.path_buffer = f;
+            if (files.empty()) ImGui::TextDisabled("No scenarios in %s yet.", scenario_dir().c_str());
+        }
+        ImGui::SetNextItemWidth(-1);
+        const bool enter = ImGui::InputText("##path", &app.path_buffer, ImGuiInputTextFlags_EnterReturnsTrue);
+        if (ImGui::Button(k == "open" ? "Open" : "Save") || enter) {
+            if (k == "save") save_scenario(app, app.path_buffer);
+            if (k == "csv") export_csv(app, app.path_buffer);
+            if (k == "open") {
+                const std::string error = load_scenario(app, app.path_buffer);
+                app.tell(error.empty() ? "opened " + app.path_buffer : error + "; nothing was changed");
+            }
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+    }
 }
 
 void draw_shortcuts(App& app) {
     if (!app.show_shortcuts) return;
-    ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().DisplaySize.x * 0.5f, ImGui::GetIO().DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    const ImVec2 centre(ImGui::GetIO().DisplaySize.x * 0.5f, ImGui::GetIO().DisplaySize.y * 0.5f);
+    ImGui::SetNextWindowPos(centre, ImGuiCond_Always, ImVec2(0.5f, 0.5f));
     ImGui::Begin("Keyboard shortcuts", &app.show_shortcuts,
                  ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
     static const char* rows[][2] = {
-        {"Space", "run / pause"},        {".", "step to the next event"}, {"R", "reset"},
-        {"[  ]", "slower / faster"},     {"Left / Right", "previous / next lesson"},
-        {"1 ... 4", "jump to a lesson"}, {"Ctrl+E", "save a screenshot"}, {"?", "this help"},
-        {"Ctrl+Q", "quit"},
+        {"Space", "run / pause"},           {".", "step to the next event"},       {"R", "reset"},
+        {"[  ]", "slower / faster"},        {"Left / Right", "previous / next lesson"},
+        {"1 ... 4", "jump to a lesson"},    {"Ctrl +  Ctrl -  Ctrl 0", "larger / smaller / actual size"},
+        {"H", "presenter view (hide the controls)"}, {"F11", "fullscreen"},
+        {"Ctrl+E", "save a screenshot"},    {"?", "this help (Esc closes)"},       {"Ctrl+Q", "quit"},
     };
     if (ImGui::BeginTable("keys", 2)) {
         for (const auto& r : rows) {
@@ -145,6 +317,18 @@ void draw_shortcuts(App& app) {
         ImGui::EndTable();
     }
     ImGui::End();
+}
+
+void draw_intro(App& app) {
+    if (ui::view().presenter || app.intro_hidden[app.current] || app.lesson().intro().empty()) return;
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::theme().text);
+    ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("Got it").x - ImGui::GetFontSize() * 2);
+    ImGui::TextUnformatted(std::string(app.lesson().intro()).c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Got it")) app.intro_hidden[app.current] = true;
+    ui::note_item("intro_close");
 }
 
 void draw_frame(App& app, float dt_s) {
@@ -166,14 +350,22 @@ void draw_frame(App& app, float dt_s) {
             }
         }
         app.select_tab = false;
+        if (app.current + 1 < app.lessons.size()) {  // every lesson ends with a pointer to the next
+            const std::string next = "Next: " + std::string(app.lessons[app.current + 1]->title()) + "  \xe2\x86\x92";
+            if (ImGui::TabItemButton(next.c_str(), ImGuiTabItemFlags_Trailing)) app.go_to(app.current + 1);
+        }
         ImGui::EndTabBar();
     }
+    draw_intro(app);
+    ImGui::PushID(std::string(app.lesson().id()).c_str());  // each lesson's children keep their own scroll state
     app.lesson().draw(dt_s);
+    ImGui::PopID();
     ImGui::End();
     draw_shortcuts(app);
+    draw_path_popup(app);
 }
 
-// [SECTION] loop ----------------------------------------------------------------------------
+// [SECTION] start-up ------------------------------------------------------------------------
 
 struct FrameStats {
     std::vector<double> ms;
@@ -194,8 +386,10 @@ double peak_rss_mb() {
 
 void configure_lessons(App& app) {
     app.lessons = lessons::make_lessons();
+    app.intro_hidden.assign(app.lessons.size(), false);
     const Options& o = app.options;
     for (auto& lesson : app.lessons) {
+        lesson->playback().set_speed(app.settings.speed);
         auto* layers = dynamic_cast<lessons::LayerRunPanel*>(lesson.get());
         if (!layers || (o.widths.empty() && o.mode.empty() && !o.cpu_cores && !o.gpu_cores)) continue;
         core::LayerRunSetup s = layers->setup();
@@ -209,38 +403,84 @@ void configure_lessons(App& app) {
         if (o.gpu_cores) s.gpu_cores = o.gpu_cores;
         layers->apply(s);
     }
+    const std::string& wanted = o.lesson.empty() ? app.settings.lesson : o.lesson;
     for (std::size_t i = 0; i < app.lessons.size(); ++i)
-        if (app.lessons[i]->id() == o.lesson) app.current = i;
+        if (app.lessons[i]->id() == wanted) app.current = i;
+}
+
+void apply_scale_and_theme(App& app, float scale) {
+    ui::view().scale = scale;
+    ui::apply_theme(app.theme, scale);
+    ImGuiIO& io = ImGui::GetIO();
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    const ui::FontStatus fonts = ui::load_fonts(io, scale);  // a new atlas at the new pixel size
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+    if (fonts.fallback) {
+        std::cerr << "math-to-metal: " << fonts.message << "\n";
+        app.notice = fonts.message;
+    }
+}
+
+void remember_settings(App& app) {
+    if (!app.keep_settings) return;
+    Settings& s = app.settings;
+    s.theme = app.theme == ui::ThemeKind::dark ? "dark" : "projector";
+    s.scale = ui::view().scale;
+    s.lesson = std::string(app.lesson().id());
+    s.speed = app.lesson().playback().speed();
+    if (!app.fullscreen) glfwGetWindowSize(app.window, &s.window_width, &s.window_height);
+    const std::string error = save_settings(app.settings_dir, s);
+    if (!error.empty()) std::cerr << "math-to-metal: settings not saved: " << error << "\n";
 }
 
 }  // namespace
 
+// [SECTION] loop ----------------------------------------------------------------------------
+
 int run(const Options& options) {
     App app;
     app.options = options;
-    OpenedWindow win = open_window(options.width, options.height, "Math to Metal", true);
+    app.settings_dir = config_dir();
+    const bool scripted = options.bench_frames > 0 || options.frames > 0 || !options.screenshot.empty();
+    app.keep_settings = !scripted;
+    const LoadedSettings loaded = load_settings(app.settings_dir);
+    app.settings = loaded.settings;
+    if (!loaded.message.empty()) {
+        std::cerr << "math-to-metal: " << loaded.message << "\n";
+        app.notice = loaded.message;
+    }
+    configure_lessons(app);
+    if (!options.scenario.empty()) {
+        const std::string error = load_scenario(app, options.scenario);
+        if (!error.empty()) {
+            std::cerr << "math-to-metal: --scenario: " << error << "\n";
+            return 2;
+        }
+    }
+    const int width = options.size_given ? options.width : app.settings.window_width;
+    const int height = options.size_given ? options.height : app.settings.window_height;
+    OpenedWindow win = open_window(width, height, "Math to Metal", true);
     if (!win.window) {
         std::cerr << "math-to-metal: " << win.error << "\n";
         return 2;
     }
     app.window = win.window;
     app.renderer = win.renderer;
-    glfwSwapInterval(options.bench_frames > 0 || !options.screenshot.empty() ? 0 : 1);
+    glfwSwapInterval(scripted ? 0 : 1);
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;  // the app keeps its own settings; no imgui.ini in the user's folder
-    ui::apply_theme(ui::ThemeKind::dark, 1.0f);
-    const ui::FontStatus fonts = ui::load_fonts(io, 1.0f);
-    if (fonts.fallback) {
-        std::cerr << "math-to-metal: " << fonts.message << "\n";
-        app.notice = fonts.message;
-    }
+    glfwSetKeyCallback(app.window, on_key);  // before ImGui's, which then chains to it
     ImGui_ImplGlfw_InitForOpenGL(app.window, true);
     ImGui_ImplOpenGL3_Init(win.glsl_version.c_str());
+    const std::string theme = options.theme.empty() ? app.settings.theme : options.theme;
+    app.theme = theme == "projector" ? ui::ThemeKind::projector : ui::ThemeKind::dark;
+    apply_scale_and_theme(app, options.scale > 0 ? options.scale : app.settings.scale);
+    ui::view().presenter = options.presenter;
+    if (options.fullscreen) set_fullscreen(app, true);
 
-    configure_lessons(app);
     const bool bench = options.bench_frames > 0;
     if (options.play || bench) app.lesson().playback().play();
     app.lesson().playback().set_loop(bench);
@@ -265,6 +505,10 @@ int run(const Options& options) {
         const bool animating = app.lesson().playback().playing() || bench || stop_after > 0;
         if (!animating && now_s > busy_until) glfwWaitEventsTimeout(0.1);
         else glfwPollEvents();
+        if (app.pending_scale > 0) {  // fonts are rebuilt between frames, never inside one
+            apply_scale_and_theme(app, app.pending_scale);
+            app.pending_scale = 0;
+        }
         const auto frame_start = Clock::now();
         const float dt = std::min(std::chrono::duration<float>(frame_start - last).count(), 0.25f);
         last = frame_start;
@@ -297,7 +541,10 @@ int run(const Options& options) {
         if (bench && frame > 10) stats.ms.push_back(frame_ms);  // skip warm-up frames
         if (options.log_state) {
             if (frame == 2) std::cout << ui::noted_items() << std::flush;  // after layout has settled
-            const std::string s = app.lesson().status();
+            char view[96];
+            std::snprintf(view, sizeof view, " view: scale=%.2f presenter=%d theme=%s", ui::view().scale,
+                          ui::view().presenter ? 1 : 0, app.theme == ui::ThemeKind::dark ? "dark" : "projector");
+            const std::string s = "at=" + std::string(app.lesson().id()) + " " + app.lesson().status() + view;
             if (s != app.last_status) {
                 std::cout << "state: " << s << std::endl;
                 app.last_status = s;
@@ -308,11 +555,12 @@ int run(const Options& options) {
     if (bench) {
         std::printf("bench-frames: lesson=%s size=%dx%d frames=%zu p50_ms=%.2f p95_ms=%.2f p99_ms=%.2f max_ms=%.2f "
                     "first_frame_ms=%.1f peak_rss_MB=%.1f renderer=\"%s\"\n",
-                    std::string(app.lesson().id()).c_str(), options.width, options.height, stats.ms.size(),
-                    stats.percentile(0.5), stats.percentile(0.95), stats.percentile(0.99), stats.percentile(1.0),
-                    first_frame_ms, peak_rss_mb(), app.renderer.c_str());
+                    std::string(app.lesson().id()).c_str(), width, height, stats.ms.size(), stats.percentile(0.5),
+                    stats.percentile(0.95), stats.percentile(0.99), stats.percentile(1.0), first_frame_ms, peak_rss_mb(),
+                    app.renderer.c_str());
         std::fflush(stdout);
     }
+    remember_settings(app);
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();

@@ -17,7 +17,8 @@ namespace m2m::app {
 std::optional<int> parse_options(const std::vector<std::string>& args, Options& o, std::ostream& cout,
                                  std::ostream& cerr) {
     CLI::App app{"Math to Metal: why AI runs on GPUs, and on thousands of them.\n"
-                 "Headless simulations: math-to-metal sim --help",
+                 "Headless simulations: math-to-metal sim --help\n"
+                 "Measure this machine: math-to-metal measure --help",
                  "math-to-metal"};
     std::string size;
     bool version = false;
@@ -36,6 +37,13 @@ std::optional<int> parse_options(const std::vector<std::string>& args, Options& 
     app.add_option("--mode", o.mode, "Lesson 1 timing: lesson or hardware")->check(CLI::IsMember({"lesson", "hardware"}));
     app.add_option("--cpu-cores", o.cpu_cores, "Lesson 1: CPU cores")->check(CLI::Range(1u, core::max_cores));
     app.add_option("--gpu-cores", o.gpu_cores, "Lesson 1: GPU cores")->check(CLI::Range(1u, core::max_cores));
+    app.add_option("--theme", o.theme, "dark, or projector (light, high contrast, thick lines)")
+        ->check(CLI::IsMember({"dark", "projector"}));
+    app.add_option("--scale", o.scale, "UI scale from 1.0 to 3.0 (text is re-rendered, not stretched)")
+        ->check(CLI::Range(1.0f, 3.0f));
+    app.add_flag("--fullscreen", o.fullscreen, "start fullscreen (F11 toggles)");
+    app.add_flag("--presenter", o.presenter, "start in presenter view: scene and readouts only (H toggles)");
+    app.add_option("--scenario", o.scenario, "open a saved scenario file (File > Save scenario)");
     app.add_flag("--version", version, "print the version and exit");
     if (auto code = cli::parse_or_exit(app, args, cout, cerr)) return code;
     if (version) {
@@ -51,6 +59,7 @@ std::optional<int> parse_options(const std::vector<std::string>& args, Options& 
             return cli::exit_bad_input;
         }
         o.width = w, o.height = h;
+        o.size_given = true;
     }
     if (!o.widths.empty()) {
         if (auto why = core::validate(core::Network{o.widths}); !why.empty()) {

@@ -9,13 +9,19 @@
 namespace m2m::app {
 
 struct Options {
-    std::string lesson = "layers";
+    std::string lesson;          ///< empty: the lesson open last time (settings), else Lesson 1
     int width = 1280, height = 720;
     std::string screenshot;      ///< save a PNG of the window after the frames and exit
     int frames = 0;              ///< stop after this many frames (0: run until closed)
     int bench_frames = 0;        ///< render this many frames with the animation running; print percentiles
     bool play = false;           ///< start the lesson's run at once
     bool log_state = false;      ///< print the lesson's state whenever it changes (for tests)
+    bool size_given = false;     ///< --size wins over the saved window size
+    std::string theme;           ///< dark | projector (empty: the saved setting)
+    float scale = 0;             ///< 1.0 to 3.0 (0: the saved setting)
+    bool fullscreen = false;
+    bool presenter = false;
+    std::string scenario;        ///< a scenario file to open at start
     std::vector<int> widths;     ///< Lesson 1's network, inputs to outputs
     std::string mode;            ///< Lesson 1's timing mode: lesson | hardware
     unsigned cpu_cores = 0, gpu_cores = 0;

@@ -29,5 +29,6 @@ int sim_layers(const std::vector<std::string>& args, std::ostream& out, std::ost
 int sim_transfer(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int sim_collective(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int sim_split(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int sim_estimate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace m2m::cli

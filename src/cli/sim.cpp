@@ -19,6 +19,7 @@ const Subcommand subcommands[] = {
     {"transfer", sim_transfer, "Lesson 2: a tensor from one GPU to another, over NVLink or InfiniBand"},
     {"collective", sim_collective, "Lesson 2: a ring all-reduce, all-gather or reduce-scatter over N GPUs"},
     {"split", sim_split, "Lesson 3: one next-word network split across GPUs (data, tensor, pipeline, 3d)"},
+    {"estimate", sim_estimate, "Real scale: one training step of a real model on a GPU cluster, or the best layouts"},
 };
 
 std::string accepted() {

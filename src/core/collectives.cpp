@@ -2,6 +2,7 @@
 #include "m2m/core/collectives.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -219,6 +220,84 @@ CollectiveTasks add_collective(LinkPools& pools, const CollectiveSetup& setup) {
     }
     out.finish = prev;
     return out;
+}
+
+// --- what the lesson says ----------------------------------------------------------------------
+
+CollectiveStory tell(const Cluster& cluster, const CollectiveResult& r) {
+    CollectiveStory st;
+    st.time = format_seconds(r.time_s);
+    st.algbw = rate_text(r.algbw_GBps);
+    st.busbw = rate_text(r.busbw_GBps);
+    st.slowest = std::string(link_type_label(r.slowest));
+    st.steps = std::to_string(r.steps) + " \u00d7 " + format_seconds(r.step_s);
+    std::size_t crossings = 0;  // sends of one ring that leave their node
+    for (const RingSend& s : r.sends) {
+        double& end = s.type == LinkType::infiniband ? st.infiniband_sends_end_s : st.nvlink_sends_end_s;
+        end = std::max(end, s.end_s);
+        if (s.ring == 0 && s.type == LinkType::infiniband) ++crossings;
+    }
+    if (st.nvlink_sends_end_s > 0) st.nvlink_sends = "NVLink sends: " + format_seconds(st.nvlink_sends_end_s);
+    if (st.infiniband_sends_end_s > 0) st.infiniband_sends = "InfiniBand sends: " + format_seconds(st.infiniband_sends_end_s);
+
+    const SystemSpec& sys = cluster.system();
+    const std::string gpus = std::to_string(r.gpus) + " GPUs";
+    const std::uint32_t per_node = cluster.shape().gpus_per_node;
+    if (r.steps == 0) {
+        st.verdict = "A group of one GPU has nothing to exchange.";
+        return st;
+    }
+    if (r.slowest != LinkType::infiniband) {
+        st.verdict = "All " + gpus + " sit in one node, so every send of every step is NVLink: each of the " +
+                     std::to_string(r.steps) + " steps takes " + format_seconds(r.step_s) + " and the busbw of " +
+                     st.busbw + " is close to NVLink's " + rate_text(sys.nvlink.effective_GBps()) + ".";
+    } else {
+        char idle[16];
+        const double idle_share = st.nvlink_sends_end_s > 0 ? 1.0 - st.nvlink_sends_end_s / r.step_s : 0.0;
+        std::snprintf(idle, sizeof idle, "%.0f%%", 100.0 * std::max(idle_share, 0.0));
+        const std::string ring = r.rings == 1 ? "The ring" : "Each ring";
+        const std::string leaves = ring + " leaves a node " + std::to_string(crossings) +
+                                   (crossings == 1 ? " time" : " times") + " over " + sys.infiniband.name;
+        // Balanced when the InfiniBand sends take less than a quarter longer than the NVLink ones.
+        if (st.nvlink_sends_end_s > 0 && st.infiniband_sends_end_s < 1.25 * st.nvlink_sends_end_s)
+            st.verdict = leaves + ", but with " + std::to_string(r.rings) + " rings on " + std::to_string(r.rings) +
+                         " NICs per node the InfiniBand sends (" + format_seconds(st.infiniband_sends_end_s) +
+                         ") take about as long as the NVLink ones (" + format_seconds(st.nvlink_sends_end_s) +
+                         "): neither wire waits for long, and busbw reaches " + st.busbw + ".";
+        else {
+            st.verdict = leaves + ", and every step waits for its slowest send";
+            if (st.nvlink_sends_end_s > 0)
+                st.verdict += ": the NVLink sends are done after " + format_seconds(st.nvlink_sends_end_s) +
+                              ", the InfiniBand ones after " + format_seconds(st.infiniband_sends_end_s) +
+                              ", so the NVLink wires sit idle " + idle + " of the time";
+            st.verdict += ". busbw " + st.busbw + " is set by InfiniBand, not by NVLink's " +
+                          rate_text(sys.nvlink.effective_GBps()) + ".";
+        }
+    }
+    if (r.nodes <= 1)
+        st.rings_note = r.rings == 1 ? "Inside one node more rings would share the same NVLink ports: they add "
+                                       "latency, not bandwidth."
+                                     : "Inside one node the " + std::to_string(r.rings) +
+                                           " rings share the same NVLink ports: they add latency, not bandwidth.";
+    else if (r.rings == 1)
+        st.rings_note = "This is the single ring the lesson draws: it leaves each node through one NIC while the other " +
+                        std::to_string(per_node - 1) + " sit idle. NCCL runs one ring per NIC (" +
+                        std::to_string(per_node) + " here), so one ring understates real cross-node throughput.";
+    else
+        st.rings_note = std::to_string(r.rings) + " rings, as NCCL runs them: each carries 1/" + std::to_string(r.rings) +
+                        " of the data and leaves each node through a different NIC, so " + std::to_string(r.rings) +
+                        " NICs per node carry InfiniBand traffic at once. Inside a node the rings share NVLink.";
+    return st;
+}
+
+std::string ring_step_text(CollectiveOp op, std::size_t n, std::size_t step) {
+    const std::size_t steps = ring_step_count(op, n);
+    const std::string head = "Step " + std::to_string(std::min(step, steps > 0 ? steps - 1 : 0) + 1) + " of " +
+                             std::to_string(steps) + " \u00b7 ";
+    if (steps == 0) return "No steps: a group of one GPU.";
+    if (ring_step_reduces(op, n, step))
+        return head + "reduce-scatter: each GPU adds the chunk it receives to its own copy.";
+    return head + "all-gather: each GPU passes on a finished chunk.";
 }
 
 }  // namespace m2m::core

@@ -982,6 +982,33 @@ std::string time_sentence(const SplitResult& r) {
 
 }  // namespace
 
+std::string split_bytes_text(double bytes) { return format_bytes(bytes); }
+
+std::string step_task_text(const SplitResult& r, const StepTask& t) {
+    auto layer_name = [&](int l) {
+        return l >= 0 && l < static_cast<int>(r.layers.size()) ? r.layers[static_cast<std::size_t>(l)].name : std::string("?");
+    };
+    const std::string mb = t.micro_batch >= 0 && r.micro_batches > 1
+                               ? " \xc2\xb7 micro-batch " + std::to_string(t.micro_batch + 1) + " of " +
+                                     std::to_string(r.micro_batches)
+                               : "";
+    switch (t.kind) {
+        case StepTaskKind::forward: return "forward \xc2\xb7 " + layer_name(t.layer) + mb;
+        case StepTaskKind::backward: return "backward \xc2\xb7 " + layer_name(t.layer) + mb;
+        case StepTaskKind::update: return "update \xc2\xb7 Adam step on its own parameters";
+        case StepTaskKind::communication: {
+            if (t.exchange < 0 || t.exchange >= static_cast<int>(r.exchanges.size())) return "exchanging";
+            const Exchange& e = r.exchanges[static_cast<std::size_t>(t.exchange)];
+            return std::string(exchange_op_name(e.op)) + " \xc2\xb7 " + e.what + " \xc2\xb7 " +
+                   format_bytes(static_cast<double>(e.bytes)) + " over " + std::string(link_type_label(e.link)) + mb;
+        }
+        case StepTaskKind::idle:
+            return r.degrees.pipeline > 1 ? "idle \xc2\xb7 waiting for a neighbouring stage (the bubble)"
+                                          : "idle \xc2\xb7 waiting for the others";
+    }
+    return "";
+}
+
 SplitResult plan_split(const NextWordModel& model, const SplitSetup& setup) {
     if (auto p = check_split(setup, false)) throw std::invalid_argument(p->message);
     SplitResult r;

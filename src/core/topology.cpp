@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -267,6 +268,95 @@ TransferResult run_transfer(const Cluster& cluster, GpuId from, GpuId to, Bytes 
         if (out.reference_s > 0) out.relative_time = out.time_s / out.reference_s;
     }
     return out;
+}
+
+// --- what the lesson says ----------------------------------------------------------------------
+
+std::string tensor_size_text(double bytes) {
+    static const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB"};
+    int u = 0;
+    while (bytes >= 999.5 && u < 5) {
+        bytes /= 1000.0;
+        ++u;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g %s", bytes, units[u]);
+    return buf;
+}
+
+std::string rate_text(double GBps) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, GBps >= 1000 ? "%.0f GB/s" : "%.3g GB/s", GBps);
+    return buf;
+}
+
+std::string times_text(double ratio) {
+    char buf[32];
+    if (ratio >= 10 || std::abs(ratio - std::round(ratio)) < 0.05)
+        std::snprintf(buf, sizeof buf, "%.0f\u00d7", ratio);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f\u00d7", ratio);
+    return buf;
+}
+
+std::string nvlink_direction_note(const SystemSpec& s) {
+    return s.nvlink.name + "'s " + rate_text(2 * s.nvlink.raw_GBps) + " is both directions added: a one-way send gets " +
+           rate_text(s.nvlink.raw_GBps) + " (about " + rate_text(s.nvlink.effective_GBps()) + " in practice).";
+}
+
+TransferStory tell(const Cluster& cluster, const TransferResult& r) {
+    const Route& route = r.run.route;
+    TransferStory st;
+    st.link = std::string(link_type_label(route.type));
+    st.hops = std::to_string(route.hops());
+    const std::string size = tensor_size_text(static_cast<double>(r.run.request.bytes));
+    if (route.links.empty()) {
+        st.bandwidth = "no wire";
+        st.relative_time = "0\u00d7";
+        st.time = st.latency = st.bandwidth_time = format_seconds(0);
+        st.bound = size + ": stays put";
+        st.verdict = "A GPU sending to itself crosses no wire at all. Pick two different GPUs.";
+        st.path = "GPU " + std::to_string(route.from);
+        return st;
+    }
+    st.bandwidth = rate_text(route.bandwidth_GBps);
+    st.relative_time = times_text(r.relative_time);
+    st.time = format_seconds(r.time_s);
+    st.latency = format_seconds(r.run.latency_s);
+    st.bandwidth_time = format_seconds(r.run.bandwidth_s);
+    st.latency_bound = r.run.latency_s > r.run.bandwidth_s;
+    st.bound = size + (st.latency_bound ? ": latency-bound" : ": bandwidth-bound");
+
+    const SystemSpec& sys = cluster.system();
+    std::string where;
+    if (route.type == LinkType::nvlink)
+        where = "Inside one node the tensor goes GPU \u2192 NVSwitch \u2192 GPU over " + sys.nvlink.name + ", at " +
+                st.bandwidth + " one way.";
+    else
+        where = std::string(cluster.rack_of(route.from) == cluster.rack_of(route.to) ? "To another node"
+                                                                                     : "To another rack") +
+                " the tensor leaves through its GPU's own NIC onto " + sys.infiniband.name + ": " + st.hops +
+                " hops, the slowest at " + st.bandwidth + ", so it takes " + st.relative_time +
+                " as long as inside a node.";
+    const double share = 100.0 * (st.latency_bound ? r.run.latency_s : r.run.bandwidth_s) / r.time_s;
+    char pct[16];
+    std::snprintf(pct, sizeof pct, "%.0f%%", std::min(share, 99.0));
+    const std::string why =
+        st.latency_bound
+            ? " At " + size + " the bytes themselves need only " + st.bandwidth_time + "; the fixed cost of the hops (" +
+                  st.latency + ") is " + pct + " of the time, so a faster wire would hardly help."
+            : " At " + size + " moving the bytes is " + pct + " of the time; the fixed cost of the hops (" + st.latency +
+                  ") hardly shows, so only a wider wire helps.";
+    st.verdict = where + why;
+
+    // "GPU 0 -> NVSwitch (node 0)", "NVSwitch (node 0) -> GPU 5": each link's far end, after the first's near end.
+    for (std::size_t i = 0; i < route.links.size(); ++i) {
+        const std::string name = cluster.link_name(route.links[i]);
+        const auto arrow = name.find(" -> ");
+        if (i == 0) st.path = name.substr(0, arrow);
+        st.path += " \u2192 " + name.substr(arrow + 4);
+    }
+    return st;
 }
 
 }  // namespace m2m::core

@@ -1,7 +1,10 @@
 // Which panels exist and in what order: add a lesson here and everywhere else follows.
 #include "lessons/catalog.hpp"
 
+#include "lessons/explain_panel.hpp"
 #include "lessons/layer_run_panel.hpp"
+#include "lessons/rack_panel.hpp"
+#include "lessons/split_panel.hpp"
 
 namespace m2m::lessons {
 
@@ -20,6 +23,9 @@ std::unique_ptr<Lesson> make() {
 // Panels are only built when the app starts, never to list the ids (Lesson 3 trains a network).
 const Entry entries[] = {
     {"layers", make<LayerRunPanel>},
+    {"rack", make<RackPanel>},
+    {"split", make<SplitPanel>},
+    {"explain", make<ExplainPanel>},
 };
 
 }  // namespace

@@ -10,8 +10,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "lessons/run_log.hpp"
 #include "m2m/presets/presets.hpp"
 #include "ui/theme.hpp"
+#include "ui/view.hpp"
 #include "ui/widgets.hpp"
 
 namespace m2m::lessons {
@@ -56,15 +58,17 @@ LayerRunPanel::LayerRunPanel() {
 }
 
 void LayerRunPanel::apply(const core::LayerRunSetup& setup) {
-    if (auto why = core::validate(setup.network); !why.empty()) throw std::invalid_argument(why);
+    // Compute first: a setup the core refuses leaves the panel exactly as it was.
+    core::LayerRunResult result = core::run_layers(setup);
     m_setup = setup;
+    m_result = std::move(result);
     const auto hidden = hidden_widths();
     if (!hidden.empty()) m_uniform_width = hidden.front();
     for (std::size_t i = 0; i < cpu_ids().size(); ++i)
         if (cpu_ids()[i] == setup.cpu.id) m_cpu_preset = i;
     for (std::size_t i = 0; i < gpu_ids().size(); ++i)
         if (gpu_ids()[i] == setup.gpu.id) m_gpu_preset = i;
-    recompute();
+    refresh_views();
 }
 
 std::vector<int> LayerRunPanel::hidden_widths() const {
@@ -74,6 +78,10 @@ std::vector<int> LayerRunPanel::hidden_widths() const {
 
 void LayerRunPanel::recompute() {
     m_result = core::run_layers(m_setup);
+    refresh_views();
+}
+
+void LayerRunPanel::refresh_views() {
     m_story = core::tell(m_setup, m_result);
     m_crossover = m_setup.mode == core::TimingMode::hardware ? core::gpu_crossover_width(m_setup) : std::nullopt;
     std::vector<int> widths;
@@ -148,14 +156,20 @@ LayerRunPanel::MachineFrame LayerRunPanel::frame_of(const core::MachineRun& m, d
 
 void LayerRunPanel::draw(float dt_s) {
     m_playback.advance(dt_s);
+    m_measure.tick();  // the measurement's worker results and its GPU slice for this frame
+    // A run played to its end becomes a fact for "Explain it back" (repeats are ignored).
+    if (m_playback.finished() && m_playback.cursor() > 0) record_layer_run(m_setup, m_result);
     const float fs = ImGui::GetFontSize();
-    const float controls_w = std::min(fs * 21.0f, ImGui::GetContentRegionAvail().x * 0.36f);
-    ImGui::BeginChild("controls", ImVec2(controls_w, 0), true);
-    draw_controls();
-    ImGui::EndChild();
-    ImGui::SameLine();
+    if (!ui::view().presenter) {  // presenter mode: only the scene and the readouts
+        const float controls_w = std::min(fs * 21.0f, ImGui::GetContentRegionAvail().x * 0.36f);
+        ImGui::BeginChild("controls", ImVec2(controls_w, 0), true);
+        draw_controls();
+        ImGui::EndChild();
+        ImGui::SameLine();
+    }
     ImGui::BeginChild("scene", ImVec2(0, 0), false);
-    draw_scene(ImGui::GetContentRegionAvail().y);
+    if (m_measure.showing()) m_measure.draw_scene();
+    else draw_scene(ImGui::GetContentRegionAvail().y);
     ImGui::EndChild();
 }
 
@@ -164,9 +178,6 @@ void LayerRunPanel::draw_controls() {
     ui::text_wrapped_coloured(th.text,
                               "Every neuron computes one dot product over the layer before it: "
                               "\xcf\x83(w\xc2\xb7" "a) = \xcf\x83(\xce\xa3\xe1\xb5\xa2 w\xe1\xb5\xa2 a\xe1\xb5\xa2).");
-    ui::text_wrapped_coloured(th.text_dim,
-                              "Neurons of one layer never need each other's answers, so they can all run at once; "
-                              "only the next layer has to wait.");
     ImGui::Separator();
     bool changed = false;
     int mode = m_setup.mode == core::TimingMode::lesson ? 0 : 1;
@@ -206,6 +217,17 @@ void LayerRunPanel::draw_controls() {
         preset_combo("CPU", cpu_ids(), m_cpu_preset, m_setup.cpu, m_setup.cpu_cores);
         preset_combo("GPU", gpu_ids(), m_gpu_preset, m_setup.gpu, m_setup.gpu_cores);
     }
+
+    // Playback first: the most used controls stay above the fold on a 720p projector.
+    ImGui::Separator();
+    ImGui::TextUnformatted("Playback");
+    ui::playback_controls(m_playback);
+    ImGui::Separator();
+    ImGui::TextUnformatted("Predict, then run");
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.4f);
+    ImGui::InputFloat("\xc3\x97 sooner on the GPU?", &m_guess, 0, 0, m_guess > 0 ? "%.3g" : "your guess");
+    m_guess = std::clamp(m_guess, 0.0f, 1e9f);
+    ui::note_item("guess_box");
 
     ImGui::Separator();
     ImGui::TextUnformatted("Network");
@@ -261,10 +283,9 @@ void LayerRunPanel::draw_controls() {
     if (changed) recompute();
 
     ImGui::Separator();
-    ImGui::TextUnformatted("Playback");
-    ui::playback_controls(m_playback);
-    ImGui::Separator();
     ui::text_wrapped_coloured(th.text_dim, m_story.model_note);
+    ImGui::Separator();
+    m_measure.draw_controls(m_setup.network);
 }
 
 void LayerRunPanel::draw_scene(float height) {
@@ -294,7 +315,9 @@ void LayerRunPanel::draw_machine(const char* title, const char* subtitle, const 
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
     ImGui::TextUnformatted(title);
     ImGui::PopStyleColor();
-    ImGui::SameLine();
+    // On a narrow card (a 1024x768 projector) the subtitle takes its own line rather than being cut.
+    if (ImGui::GetItemRectSize().x + ImGui::CalcTextSize(subtitle).x + ImGui::GetFontSize() < ImGui::GetContentRegionAvail().x)
+        ImGui::SameLine();
     ImGui::TextDisabled("%s", subtitle);
 
     const float fs = ImGui::GetFontSize();
@@ -360,6 +383,12 @@ void LayerRunPanel::draw_readouts() {
     ImGui::SameLine(0, ImGui::GetFontSize() * 2.5f);
     ui::readout(gpu_faster ? "GPU FINISHES SOONER BY" : "GPU IS NOT FASTER: CPU TIME / GPU TIME", m_story.speedup,
                 gpu_faster ? th.gpu : th.warning);
+    if (m_guess > 0 && m_playback.finished() && m_playback.end() > 0) {
+        char line[160];
+        std::snprintf(line, sizeof line, "You guessed %.3g\xc3\x97; the run says %s.", m_guess, m_story.speedup.c_str());
+        ImGui::SameLine(0, ImGui::GetFontSize() * 2.5f);
+        ui::readout("YOUR GUESS", line, th.accent);
+    }
     ui::text_wrapped_coloured(gpu_faster ? th.text : th.warning, m_story.verdict);
 }
 
@@ -379,6 +408,96 @@ void LayerRunPanel::draw_plot(float height) {
     if (m_setup.mode == core::TimingMode::hardware) ui::text_wrapped_coloured(th.text_dim, m_story.crossover);
 }
 
+// [SECTION] scenario, CSV and words ------------------------------------------------------------
+
+std::string_view LayerRunPanel::summary() const {
+    return "The same network on a CPU and a GPU: neuron by neuron, or a whole layer at once.";
+}
+
+std::string_view LayerRunPanel::intro() const {
+    return "A neuron is one dot product over the layer before it, and no neuron in a layer needs another's "
+           "answer. Press Run and watch the CPU take the neurons a few at a time while the GPU lights a whole "
+           "layer at once. Then widen the layers, or switch to Hardware timing to see real chips, launch costs "
+           "and all.";
+}
+
+nlohmann::json LayerRunPanel::save_state() const {
+    return {{"mode", m_setup.mode == core::TimingMode::lesson ? "lesson" : "hardware"},
+            {"widths", m_setup.network.widths},
+            {"cpu_cores", m_setup.cpu_cores},
+            {"gpu_cores", m_setup.gpu_cores},
+            {"cpu", m_setup.cpu.id},
+            {"gpu", m_setup.gpu.id},
+            {"speed", m_playback.speed()}};
+}
+
+void LayerRunPanel::load_state(const nlohmann::json& j) {
+    auto fail = [](const std::string& why) { throw std::invalid_argument("Lesson 1: " + why); };
+    if (!j.is_object()) fail("the saved state is not an object");
+    core::LayerRunSetup s = m_setup;
+    if (j.contains("mode")) {
+        if (!j["mode"].is_string() || (j["mode"] != "lesson" && j["mode"] != "hardware"))
+            fail("\"mode\" must be \"lesson\" or \"hardware\"");
+        s.mode = j["mode"] == "lesson" ? core::TimingMode::lesson : core::TimingMode::hardware;
+    }
+    if (j.contains("widths")) {
+        const auto& w = j["widths"];
+        if (!w.is_array()) fail("\"widths\" must be a list of whole numbers");
+        s.network.widths.clear();
+        for (const auto& x : w) {
+            if (!x.is_number_integer()) fail("\"widths\" must be a list of whole numbers");
+            const auto v = x.get<std::int64_t>();
+            if (v < 1 || v > core::max_layer_width) fail("every width must be between 1 and " + std::to_string(core::max_layer_width));
+            s.network.widths.push_back(static_cast<int>(v));
+        }
+        if (auto why = core::validate(s.network); !why.empty()) fail(why);
+    }
+    auto preset = [&](const char* key, core::ResourceKind kind, core::ComputeSpec& spec) {
+        if (!j.contains(key)) return;
+        const auto* p = j[key].is_string() ? presets::builtin().find(j[key].get<std::string>()) : nullptr;
+        if (!p || p->spec.kind != kind) fail(std::string("unknown ") + key + " preset (accepted: " + presets::joined_ids(kind) + ")");
+        spec = p->spec;
+    };
+    preset("cpu", core::ResourceKind::cpu_core, s.cpu);
+    preset("gpu", core::ResourceKind::gpu_core, s.gpu);
+    auto cores = [&](const char* key, std::uint32_t& out) {
+        if (!j.contains(key)) return;
+        if (!j[key].is_number_integer() || j[key].get<std::int64_t>() < 1 || j[key].get<std::int64_t>() > core::max_cores)
+            fail(std::string("\"") + key + "\" must be a whole number from 1 to " + std::to_string(core::max_cores));
+        out = static_cast<std::uint32_t>(j[key].get<std::int64_t>());
+    };
+    cores("cpu_cores", s.cpu_cores);
+    cores("gpu_cores", s.gpu_cores);
+    double speed = m_playback.speed();
+    if (j.contains("speed")) {
+        if (!j["speed"].is_number()) fail("\"speed\" must be a number");
+        speed = j["speed"].get<double>();
+    }
+    apply(s);
+    m_playback.set_speed(speed);
+}
+
+std::string LayerRunPanel::timeline_csv() const {
+    const bool ticks = m_result.unit == core::TimeUnit::ticks;
+    std::string out = ticks ? "machine,layer,neuron,core,start_ticks,end_ticks\n" : "machine,layer,neuron,core,start_s,end_s\n";
+    char row[160];
+    for (const auto* m : {&m_result.cpu, &m_result.gpu}) {
+        const char* name = m == &m_result.cpu ? "cpu" : "gpu";
+        for (std::size_t l = 0; l < m->layer_first_task.size(); ++l)
+            for (int i = 0; i < m_setup.network.widths[l + 1]; ++i) {
+                const auto& r = m->timeline.runs[m->layer_first_task[l] + static_cast<core::TaskId>(i)];
+                if (ticks)
+                    std::snprintf(row, sizeof row, "%s,%zu,%d,%u,%lld,%lld\n", name, l + 1, i, r.resource,
+                                  static_cast<long long>(r.start), static_cast<long long>(r.end));
+                else
+                    std::snprintf(row, sizeof row, "%s,%zu,%d,%u,%.6g,%.6g\n", name, l + 1, i, r.resource,
+                                  r.start * 1e-12, r.end * 1e-12);
+                out += row;
+            }
+    }
+    return out;
+}
+
 // [SECTION] status --------------------------------------------------------------------------
 
 std::string LayerRunPanel::status() const {
@@ -388,7 +507,7 @@ std::string LayerRunPanel::status() const {
     std::snprintf(buf, sizeof buf, "lesson=layers mode=%s widths=%s cpu_cores=%u gpu_cores=%u playing=%d cursor=%.6g speedup=%.4g",
                   m_setup.mode == core::TimingMode::lesson ? "lesson" : "hardware", widths.c_str(), m_setup.cpu_cores,
                   m_setup.gpu_cores, m_playback.playing() ? 1 : 0, m_playback.cursor(), m_result.speedup);
-    return buf;
+    return buf + m_measure.status();
 }
 
 }  // namespace m2m::lessons

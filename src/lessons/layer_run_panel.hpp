@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "lessons/lesson.hpp"
+#include "lessons/measure_view.hpp"
 #include "m2m/core/layer_run.hpp"
 #include "ui/network_view.hpp"
 
@@ -18,6 +19,13 @@ public:
     void draw(float dt_s) override;
     ui::Playback& playback() override { return m_playback; }
     std::string status() const override;
+    std::string_view summary() const override;
+    std::string_view intro() const override;
+    nlohmann::json save_state() const override;
+    void load_state(const nlohmann::json& state) override;
+    std::string timeline_csv() const override;
+    /// Predict, then reveal: the student's guess of the speedup (0: no guess).
+    void set_guess(double speedup) { m_guess = speedup; }
 
     /// Replaces the whole setup (command line, scenarios, tests); throws on an invalid one.
     void apply(const core::LayerRunSetup& setup);
@@ -36,7 +44,8 @@ public:
     MachineFrame frame_of(const core::MachineRun& m, double cursor, bool gpu) const;
 
 private:
-    void recompute();
+    void recompute();      ///< asks the core again after a parameter changed
+    void refresh_views();  ///< the story, sweep, spans and playback of the current result
     void draw_controls();
     void draw_scene(float height);
     void draw_machine(const char* title, const char* subtitle, const core::MachineRun& m, bool gpu, ImVec2 size);
@@ -54,7 +63,9 @@ private:
     // per machine and layer: first start and last end, so a frame scans only the running layer
     std::vector<std::pair<core::SimTime, core::SimTime>> m_cpu_spans, m_gpu_spans;
     int m_uniform_width = 6;
+    float m_guess = 0;
     std::size_t m_cpu_preset = 0, m_gpu_preset = 0;
+    MeasureView m_measure;  ///< "Measure this machine": the same network run for real
 };
 
 }  // namespace m2m::lessons

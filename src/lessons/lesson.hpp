@@ -1,6 +1,8 @@
 // What the app asks of every lesson panel: draw yourself, share the playback, report your state.
 #pragma once
 
+#include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -20,6 +22,20 @@ public:
     virtual ui::Playback& playback() = 0;
     /// One line of state for logs and tests, e.g. "lesson=layers widths=4,6,6,3 playing=1".
     virtual std::string status() const = 0;
+
+    /// One line for the home screen, and the lesson's opening words (the idea, what to try).
+    virtual std::string_view summary() const { return {}; }
+    virtual std::string_view intro() const { return {}; }
+
+    /// Everything a teacher sets up in this lesson, for a scenario file.
+    virtual nlohmann::json save_state() const { return nlohmann::json::object(); }
+    /// Restores a saved state. Throws std::invalid_argument naming the problem, and then
+    /// leaves the lesson exactly as it was.
+    virtual void load_state(const nlohmann::json& state) {
+        if (!state.empty()) throw std::invalid_argument("this lesson keeps no state");
+    }
+    /// The current timeline as CSV (a header line, then one row per task); empty if none.
+    virtual std::string timeline_csv() const { return {}; }
 };
 
 }  // namespace m2m::lessons

@@ -1,6 +1,8 @@
 // The headless ImGui fixture shared by the UI tests.
 #include "headless.hpp"
 
+#include <algorithm>
+
 #include "ui/fonts.hpp"
 #include "ui/theme.hpp"
 
@@ -33,7 +35,8 @@ void Headless::frame(const std::function<void()>& body, float dt_s) {
     m_overflow = 0;
     for (int i = 0; i < dd->CmdListsCount; ++i)
         for (const ImDrawVert& v : dd->CmdLists[i]->VtxBuffer) {
-            m_overflow = std::max({m_overflow, -v.pos.x, -v.pos.y, v.pos.x - io.DisplaySize.x, v.pos.y - io.DisplaySize.y});
+            const float o = std::max({-v.pos.x, -v.pos.y, v.pos.x - io.DisplaySize.x, v.pos.y - io.DisplaySize.y});
+            if (o > m_overflow) m_overflow = o, m_worst = v.pos;
         }
 }
 

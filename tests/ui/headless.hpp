@@ -19,10 +19,13 @@ public:
     void frame(const std::function<void()>& body, float dt_s = 1.0f / 60.0f);
     /// Largest amount by which any item drawn in the last frame stuck out of its window.
     float worst_overflow() const { return m_overflow; }
+    /// Where that worst vertex was, to find the culprit.
+    ImVec2 worst_position() const { return m_worst; }
 
 private:
     ImGuiContext* m_ctx;
     float m_overflow = 0;
+    ImVec2 m_worst{0, 0};
 };
 
 }  // namespace m2m::test

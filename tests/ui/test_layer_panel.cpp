@@ -85,6 +85,7 @@ TEST_CASE("the widest network draws in summary and nothing leaves the window") {
     panel.apply(s);
     panel.playback().play();
     for (int i = 0; i < 30; ++i) ui.frame([&] { panel.draw(0.05f); });
+    INFO("worst vertex at " << ui.worst_position().x << ", " << ui.worst_position().y);
     CHECK(ui.worst_overflow() <= 2.0f);  // anti-aliased edges feather by up to a pixel
     const ImDrawData* dd = ImGui::GetDrawData();
     int vertices = 0;

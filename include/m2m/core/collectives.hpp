@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -104,5 +105,28 @@ struct CollectiveTasks {
     std::vector<TaskId> step_end;  ///< the join ending each step
 };
 CollectiveTasks add_collective(LinkPools& pools, const CollectiveSetup& setup);
+
+// --- what the lesson says (the panel only shows these) -----------------------------------------
+
+/// A collective in words and formatted numbers, computed from the result.
+struct CollectiveStory {
+    std::string time;        ///< "41.2 ms"
+    std::string algbw;       ///< "24.3 GB/s"
+    std::string busbw;       ///< "47.9 GB/s"
+    std::string slowest;     ///< "NVLink" or "InfiniBand": the slowest link any send crosses
+    std::string steps;       ///< "126 × 328 µs"
+    /// Inside one step (every step is alike): when the last send that stays on NVLink ends,
+    /// and when the last send that crosses InfiniBand ends; 0 when there is none of that kind.
+    double nvlink_sends_end_s = 0;
+    double infiniband_sends_end_s = 0;
+    std::string nvlink_sends;      ///< "NVLink sends: 42.1 µs"
+    std::string infiniband_sends;  ///< "InfiniBand sends: 325 µs"
+    std::string verdict;     ///< which link holds every step back, and what that costs
+    std::string rings_note;  ///< what one ring, or one ring per NIC, means for this group
+};
+CollectiveStory tell(const Cluster& cluster, const CollectiveResult& r);
+
+/// "Step 3 of 14 · reduce-scatter: each GPU adds the chunk it receives to its own."
+std::string ring_step_text(CollectiveOp op, std::size_t n, std::size_t step);
 
 }  // namespace m2m::core

@@ -217,4 +217,32 @@ struct TransferResult {
 };
 TransferResult run_transfer(const Cluster& cluster, GpuId from, GpuId to, Bytes bytes);
 
+// --- what the lesson says (the panel and the command line only show these) ---------------------
+
+/// "1 KB", "15.6 MB", "100 GB": decimal units, as link rates are quoted (1 GB = 1e9 bytes).
+std::string tensor_size_text(double bytes);
+/// "371 GB/s", "48 GB/s": three significant figures.
+std::string rate_text(double GBps);
+/// "7.7×", "1×", "12×".
+std::string times_text(double ratio);
+
+/// That NVLink's quoted rate is both directions added together, with this system's figures.
+std::string nvlink_direction_note(const SystemSpec& system);
+
+/// One send in words and formatted numbers, computed from the result.
+struct TransferStory {
+    std::string link;            ///< "NVLink", "InfiniBand", "local"
+    std::string bandwidth;       ///< the bottleneck, one direction, achievable: "371 GB/s"
+    std::string relative_time;   ///< vs the same bytes over NVLink inside a node: "1×", "7.7×"
+    std::string hops;            ///< "2"
+    std::string time;            ///< latency + bytes / bandwidth: "20.8 ms"
+    std::string latency;         ///< "3.9 µs"
+    std::string bandwidth_time;  ///< bytes / bottleneck: "20.8 ms"
+    bool latency_bound = false;  ///< the latency is the larger part of the time
+    std::string bound;           ///< "1 KB: latency-bound", "1 GB: bandwidth-bound"
+    std::string verdict;         ///< where the time goes and why, two sentences at most
+    std::string path;            ///< "GPU 0 → NVSwitch (node 0) → GPU 5"
+};
+TransferStory tell(const Cluster& cluster, const TransferResult& r);
+
 }  // namespace m2m::core

@@ -1,0 +1,49 @@
+// Model presets read from assets/models.json (embedded at build time), and the GPU and CPU specs the estimator takes.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "m2m/core/estimator.hpp"
+#include "m2m/presets/presets.hpp"
+
+namespace m2m::presets {
+
+struct ModelPreset {
+    core::TransformerShape shape;
+    double published_parameters = 0;  ///< the size its authors quote
+    std::vector<SourcedFigure> figures;
+};
+
+struct ModelCatalog {
+    std::vector<ModelPreset> models;
+    const ModelPreset* find(std::string_view id) const;
+    std::vector<std::string> ids() const;
+};
+
+/// Parses a model preset document; throws PresetError with a one-line reason.
+ModelCatalog parse_models(std::string_view json_text);
+/// The models shipped in assets/models.json, parsed once.
+const ModelCatalog& builtin_models();
+/// "gpt2-small, gpt3-175b, ...": the ids --model accepts (without "custom").
+std::string joined_model_ids();
+
+/// The hardware preset id behind a name the estimator accepts ("a100-80gb" -> "a100");
+/// empty when it is not a GPU the estimator has an efficiency constant for.
+std::string resolve_gpu_id(std::string_view id);
+/// The ids and aliases --hardware accepts: "a100, a100-80gb, h100, h200, b200".
+std::string joined_estimator_gpu_ids();
+/// The GPU as the estimator needs it: BF16 peak, memory and bandwidth from assets/hardware.json,
+/// the efficiency constant from the core. nullopt for an unknown id.
+std::optional<core::GpuSpec> estimator_gpu(std::string_view id);
+/// Lesson 2's node wiring for that GPU (hardware.json "systems"; an H200 node is wired as a
+/// DGX H100: NVLink 4 and NDR InfiniBand, reference/hardware.md). nullopt for an unknown id.
+std::optional<core::SystemSpec> estimator_system(std::string_view gpu_id);
+/// A model on a GPU type, ready for a layout: the setup the command line and lessons start from.
+std::optional<core::EstimateSetup> estimator_setup(const core::TransformerShape& model, std::string_view gpu_id);
+/// A CPU preset's sustained FP32 rate for the one-CPU-vs-one-GPU-vs-a-cluster comparison.
+std::optional<core::SustainedRate> cpu_rate(std::string_view id);
+
+}  // namespace m2m::presets

@@ -1,0 +1,32 @@
+// The shared record of the student's runs.
+#include "lessons/run_log.hpp"
+
+namespace m2m::lessons {
+
+bool RunLog::record(core::RunFact fact) {
+    for (auto it = m_facts.rbegin(); it != m_facts.rend(); ++it)
+        if (it->index() == fact.index()) {
+            if (*it == fact) return false;
+            break;
+        }
+    if (m_facts.size() >= max_facts) m_facts.erase(m_facts.begin());
+    m_facts.push_back(std::move(fact));
+    ++m_revision;
+    return true;
+}
+
+void RunLog::clear() {
+    m_facts.clear();
+    ++m_revision;
+}
+
+RunLog& run_log() {
+    static RunLog log;
+    return log;
+}
+
+void record_layer_run(const core::LayerRunSetup& setup, const core::LayerRunResult& result) {
+    run_log().record(core::layer_run_fact(setup, result));
+}
+
+}  // namespace m2m::lessons

@@ -1,0 +1,422 @@
+// One measurement: calibrate this machine, run the reference and the three paths, check them,
+// time them, and predict each with Lesson 1's model.
+//
+// [SECTION] this machine   [SECTION] the model   [SECTION] running   [SECTION] the report
+#include "measure/measurement.hpp"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <thread>
+
+#include "m2m/core/layer_run.hpp"
+#include "m2m/presets/presets.hpp"
+
+namespace m2m::measure {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+std::string cpu_model_name() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos && colon + 2 <= line.size()) return line.substr(colon + 2);
+        }
+    return "this CPU";
+}
+
+/// One core's peak FP32 rate: a small SGEMM that stays in cache, on one OpenBLAS thread.
+double one_core_peak_flops() {
+    constexpr int n = 256;
+    std::vector<float> a(n * n, 0.5f), b(n * n, 0.25f), c(n * n, 0.0f);
+    const int threads = openblas_get_num_threads();
+    openblas_set_num_threads(1);
+    double best = 0;
+    for (int t = 0; t < 7; ++t) {  // the best of several: on a busy machine some tries lose the core
+        int reps = 0;
+        const auto t0 = Clock::now();
+        double dt = 0;
+        do {
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
+            ++reps;
+            dt = seconds_since(t0);
+        } while (dt < 0.02);
+        best = std::max(best, 2.0 * n * n * n * reps / dt);
+    }
+    openblas_set_num_threads(threads);
+    return best;
+}
+
+/// Every core summing its share of a buffer far larger than the caches.
+double memory_bandwidth_Bps() {
+    constexpr std::size_t bytes = std::size_t{128} << 20;
+    std::vector<std::uint32_t> buf(bytes / sizeof(std::uint32_t));
+    for (std::size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<std::uint32_t>(i);  // touch every page first
+    const auto cores = static_cast<std::size_t>(hardware_cores());
+    std::vector<std::uint64_t> sums(cores);
+    double best = 0;
+    for (int t = 0; t < 5; ++t) {
+        std::vector<std::thread> threads;
+        const auto t0 = Clock::now();
+        for (std::size_t k = 0; k < cores; ++k)
+            threads.emplace_back([&, k] {
+                const std::size_t lo = buf.size() * k / cores, hi = buf.size() * (k + 1) / cores;
+                std::uint64_t s = 0;
+                for (std::size_t i = lo; i < hi; ++i) s += buf[i];
+                sums[k] = s;
+            });
+        for (auto& th : threads) th.join();
+        best = std::max(best, static_cast<double>(bytes) / seconds_since(t0));
+    }
+    volatile std::uint64_t sink = 0;
+    for (auto s : sums) sink = sink + s;
+    return best;
+}
+
+std::string fixed(double v, int digits) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+std::string lower(std::string s) {
+    for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+}
+
+/// `word` in `text` as a whole word: "h100" in "nvidia h100 80gb hbm3", but "a100" not in "rtx a1000".
+bool has_word(const std::string& text, const std::string& word) {
+    auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+    for (auto at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+        const bool left = at == 0 || !alnum(text[at - 1]);
+        const bool right = at + word.size() == text.size() || !alnum(text[at + word.size()]);
+        if (left && right) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+// [SECTION] this machine --------------------------------------------------------------------
+
+const ThisMachine& this_machine() {
+    static const ThisMachine machine = [] {
+        ThisMachine m;
+        const auto t0 = Clock::now();
+        m.cpu.id = "this-machine";
+        m.cpu.name = "This machine (" + cpu_model_name() + ")";
+        m.cpu.kind = core::ResourceKind::cpu_core;
+        m.cpu.cores = static_cast<std::uint32_t>(hardware_cores());
+        m.cpu.flops_per_core = one_core_peak_flops();
+        m.cpu.memory_bandwidth_Bps = memory_bandwidth_Bps();
+        m.cpu.layer_overhead_s = 0;
+        m.cpu.source = "Measured on this machine, not taken from a preset: cores " + std::to_string(m.cpu.cores) +
+                       " (std::thread::hardware_concurrency); one core's peak " + fixed(m.cpu.flops_per_core / 1e9, 1) +
+                       " GFLOP/s (a 256x256x256 SGEMM in cache on one OpenBLAS thread, best of 7); memory " +
+                       fixed(m.cpu.memory_bandwidth_Bps / 1e9, 1) + " GB/s (every core summing a 128 MiB buffer, best of 5).";
+        m.calibration_seconds = seconds_since(t0);
+        return m;
+    }();
+    return machine;
+}
+
+// [SECTION] the model -----------------------------------------------------------------------
+
+double predicted_seconds(const std::vector<int>& widths, int batch, const core::ComputeSpec& spec, std::uint32_t cores) {
+    core::LayerRunSetup s;
+    s.network.widths = widths;
+    s.mode = core::TimingMode::hardware;
+    s.cpu = s.gpu = spec;
+    s.cpu_cores = s.gpu_cores = cores;
+    const core::SimTime pass = core::predicted_makespan(s, spec, cores);
+    return static_cast<double>(pass) * core::seconds_per_step(core::TimeUnit::picoseconds) * batch;
+}
+
+bool is_software_renderer(const std::string& renderer) {
+    const std::string r = lower(renderer);
+    return r.find("llvmpipe") != std::string::npos || r.find("softpipe") != std::string::npos ||
+           r.find("swrast") != std::string::npos;
+}
+
+const char* phase_name(Phase p) {
+    switch (p) {
+    case Phase::waiting: return "waiting";
+    case Phase::calibrating: return "calibrating";
+    case Phase::reference: return "reference";
+    case Phase::naive: return "naive";
+    case Phase::blas: return "blas";
+    case Phase::gpu: return "gpu";
+    case Phase::done: return "done";
+    case Phase::cancelled: return "cancelled";
+    case Phase::refused: return "refused";
+    }
+    return "?";
+}
+
+const char* phase_words(Phase p) {
+    switch (p) {
+    case Phase::waiting: return "Starting";
+    case Phase::calibrating: return "Measuring one core's peak and the memory's speed";
+    case Phase::reference: return "Computing the reference answer in double precision";
+    case Phase::naive: return "Timing one neuron at a time on one core";
+    case Phase::blas: return "Timing OpenBLAS on every core";
+    case Phase::gpu: return "Timing the compute shader";
+    case Phase::done: return "Done";
+    case Phase::cancelled: return "Cancelled";
+    case Phase::refused: return "Too big for this machine's memory";
+    }
+    return "";
+}
+
+const PathResult* Report::fastest() const {
+    const PathResult* best = nullptr;
+    for (const PathResult* r : {&naive, &blas, &gpu_path})
+        if (r->shown() && (!best || r->seconds < best->seconds)) best = r;
+    return best;
+}
+
+// [SECTION] running -------------------------------------------------------------------------
+
+Measurement::Measurement(const MeasureConfig& config, std::unique_ptr<GpuRun> gpu, std::string gpu_skip)
+    : m_gpu(std::move(gpu)) {
+    Report& r = m_report;
+    r.config = config;
+    r.weights = weight_count(config.widths);
+    r.flops_per_pass = flops_per_pass(config.widths, config.batch);
+    r.activation = "\xcf\x83 (sigmoid) on the hidden layers, identity on the output layer";
+    r.naive.id = "naive";
+    r.naive.label = "One neuron at a time, one core";
+    r.blas.id = "blas";
+    r.blas.label = "OpenBLAS, all " + std::to_string(blas_threads()) + " cores";
+    r.gpu_path.id = "gpu";
+    r.gpu_path.label = "GPU (OpenGL compute shader)";
+    if (m_gpu) {
+        r.gpu = m_gpu->info();
+        if (r.gpu.software) r.gpu_path.label = "software GL (no GPU found)";
+        if (!r.gpu.available) {
+            r.gpu_path.why_not = r.gpu.why_not;
+            m_gpu.reset();
+        }
+    } else {
+        r.gpu_path.why_not = gpu_skip.empty() ? "no GPU path in this build" : gpu_skip;
+    }
+    if (!r.gpu.renderer.empty() && !r.gpu.available)
+        r.honesty = "No GPU row: " + r.gpu.why_not + "." +
+                    (r.gpu.software ? " That renderer is Mesa's software GL, so no GPU was found either." : "");
+    else if (r.gpu.software)
+        r.honesty = "No GPU found: the OpenGL renderer is \xe2\x80\x9c" + r.gpu.renderer +
+                    "\xe2\x80\x9d, Mesa's software GL. It runs the compute shader on the same " +
+                    std::to_string(hardware_cores()) + " CPU cores as the rows above, so that row is not a GPU result.";
+    else if (!r.gpu.renderer.empty())
+        r.honesty = "The GPU row runs on \xe2\x80\x9c" + r.gpu.renderer + "\xe2\x80\x9d (" + r.gpu.vendor + ", OpenGL " +
+                    r.gpu.version + ").";
+    else
+        r.honesty = "No GPU row: " + r.gpu_path.why_not;
+    r.memory = plan_memory(config, m_gpu != nullptr, r.gpu.software);
+    if (!r.memory.fits) {
+        m_gpu.reset();
+        m_phase = Phase::refused;
+    }
+    m_has_gpu = m_gpu != nullptr;
+}
+
+Measurement::~Measurement() = default;
+
+void Measurement::set_progress(Phase phase, double within) {
+    // Where each phase sits on the one progress bar; the CPU part fills it when there is no GPU row.
+    static constexpr double start[] = {0, 0, 0.04, 0.08, 0.55, 0.70, 1, 1, 1};
+    static constexpr double end[] = {0, 0.04, 0.08, 0.55, 0.70, 1.0, 1, 1, 1};
+    const auto i = static_cast<std::size_t>(phase);
+    double f = start[i] + (end[i] - start[i]) * std::clamp(within, 0.0, 1.0);
+    if (!m_has_gpu) f = std::min(1.0, f / 0.70);
+    m_phase = phase;
+    m_progress = f;
+}
+
+bool Measurement::run_cpu(const std::atomic<bool>& cancel) {
+    if (refused()) return false;
+    const MeasureConfig& c = m_report.config;
+    set_progress(Phase::calibrating, 0);
+    m_report.machine = this_machine();
+    if (cancel) return false;
+
+    set_progress(Phase::reference, 0);
+    m_problem = make_problem(c);
+    if (!forward_reference(m_problem, m_reference, &cancel)) return false;
+    m_report.tolerance = tolerance(m_reference);
+
+    // Path 1. Its warm-up is one input: that touches every weight once, as a whole pass does.
+    set_progress(Phase::naive, 0);
+    std::vector<float> out;
+    std::int64_t flops = 0;
+    Timing timing;
+    auto naive_pass = [&](double base, double span) {
+        flops = 0;
+        return forward_naive(m_problem, out, flops, &cancel, 0, -1, [&](int done) {
+            set_progress(Phase::naive, base + span * done / c.batch);
+        });
+    };
+    auto naive_warm_up = [&]() -> double {
+        std::int64_t ignored = 0;
+        const auto t0 = Clock::now();
+        if (!forward_naive(m_problem, out, ignored, &cancel, 0, 1)) return -1;
+        double estimate = seconds_since(t0) * c.batch;
+        for (double spent = 0; estimate < 0.02 && spent < 0.02; spent += estimate) {  // tiny networks: whole passes
+            const auto t1 = Clock::now();
+            if (!forward_naive(m_problem, out, ignored, &cancel)) return -1;
+            estimate = seconds_since(t1);
+        }
+        return estimate;
+    };
+    if (!time_passes(naive_pass, naive_warm_up, c.repeats, timing)) return false;
+    finish_row(m_report.naive, out, timing, flops);
+
+    // Path 2.
+    set_progress(Phase::blas, 0);
+    std::vector<float> scratch;
+    auto blas_pass = [&](double base, double span) {
+        flops = 0;
+        const bool ok = forward_blas(m_problem, out, scratch, flops, &cancel);
+        set_progress(Phase::blas, base + span);
+        return ok;
+    };
+    auto blas_warm_up = [&]() -> double {
+        std::int64_t ignored = 0;
+        double last = 0, spent = 0;
+        do {
+            const auto t0 = Clock::now();
+            if (!forward_blas(m_problem, out, scratch, ignored, &cancel)) return -1;
+            last = seconds_since(t0);
+            spent += last;
+        } while (spent < 0.02);
+        return last;
+    };
+    if (!time_passes(blas_pass, blas_warm_up, c.repeats, timing)) return false;
+    finish_row(m_report.blas, out, timing, flops);
+    set_progress(Phase::gpu, 0);
+    return true;
+}
+
+bool Measurement::step_gpu(double budget_s) {
+    if (!m_gpu) return true;
+    if (!m_gpu_started) {
+        m_gpu->start(m_problem, m_report.config.repeats);
+        m_gpu_started = true;
+    }
+    const bool done = m_gpu->step(budget_s);
+    set_progress(Phase::gpu, m_gpu->progress());
+    return done;
+}
+
+void Measurement::stop_gpu() { m_gpu.reset(); }
+
+void Measurement::finish_row(PathResult& row, const std::vector<float>& out, const Timing& t, std::int64_t flops) const {
+    row.ran = true;
+    row.flops = flops;
+    row.timing = t;
+    row.max_abs_err = max_abs_error(out, m_reference);
+    row.agrees = row.max_abs_err <= m_report.tolerance;  // false for NaN
+    if (row.agrees) {
+        row.seconds = t.seconds;
+        row.gflops = t.seconds > 0 ? static_cast<double>(m_report.flops_per_pass) / t.seconds / 1e9 : 0;
+        return;
+    }
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  "its outputs differ from the double-precision reference by up to %.3g, more than the tolerance %.3g, "
+                  "so no time is shown for it",
+                  row.max_abs_err, m_report.tolerance);
+    row.why_not = buf;
+}
+
+// [SECTION] the report ----------------------------------------------------------------------
+
+namespace {
+
+std::string ratio_words(double measured, double predicted) {
+    char buf[64];
+    const double r = measured / predicted;
+    if (r >= 1) std::snprintf(buf, sizeof buf, "%.2g\xc3\x97 slower than the model", r);
+    else std::snprintf(buf, sizeof buf, "%.2g\xc3\x97 faster than the model", 1 / r);
+    return buf;
+}
+
+}  // namespace
+
+Report Measurement::report(bool cancelled) {
+    Report& r = m_report;
+    r.cancelled = cancelled;
+    r.refused = !r.memory.fits;
+    if (m_gpu && m_gpu_started && !cancelled) {
+        const GpuOutcome& o = m_gpu->outcome();
+        if (o.ok) finish_row(r.gpu_path, o.output, o.timing, o.flops);
+        else r.gpu_path.why_not = o.why_not;
+    }
+    m_gpu.reset();  // releases the GL buffers while the context is current
+    if (cancelled || r.refused) return r;
+
+    const auto& c = r.config;
+    const core::ComputeSpec& cpu = r.machine.cpu;
+    const std::string peak = fixed(cpu.flops_per_core / 1e9, 1) + " GFLOP/s per core";
+    r.naive.predicted_seconds = predicted_seconds(c.widths, c.batch, cpu, 1);
+    r.naive.prediction_basis = "1 core at " + peak + ", " + fixed(cpu.memory_bandwidth_Bps / 1e9, 1) + " GB/s";
+    const auto threads = static_cast<std::uint32_t>(blas_threads());
+    r.blas.predicted_seconds = predicted_seconds(c.widths, c.batch, cpu, threads);
+    r.blas.prediction_basis = std::to_string(threads) + " cores at " + peak;
+    if (r.gpu.software) {
+        r.gpu_path.predicted_seconds = predicted_seconds(c.widths, c.batch, cpu, cpu.cores);
+        r.gpu_path.prediction_basis = "this CPU's " + std::to_string(cpu.cores) + " cores at " + peak;
+    } else if (!r.gpu.renderer.empty()) {
+        const std::string renderer = lower(r.gpu.renderer);
+        for (const auto& id : presets::builtin().ids(core::ResourceKind::gpu_core))
+            if (has_word(renderer, id)) {
+                const auto* p = presets::builtin().find(id);
+                r.gpu_path.predicted_seconds = predicted_seconds(c.widths, c.batch, p->spec, p->spec.cores);
+                r.gpu_path.prediction_basis = "the preset " + p->spec.name + " (" + p->spec.source + ")";
+            }
+    }
+
+    if (r.naive.shown())
+        r.naive.note = "A plain loop waits for each add before starting the next: it reached " +
+                       fixed(100.0 * r.naive.gflops * 1e9 / cpu.flops_per_core, 1) +
+                       "% of one core's measured peak, which the model assumes every core reaches.";
+    if (r.blas.shown() && r.blas.predicted_seconds > 0) {
+        const double ratio = r.blas.seconds / r.blas.predicted_seconds;
+        r.blas.note = "Measured " + ratio_words(r.blas.seconds, r.blas.predicted_seconds) +
+                      (ratio < 0.8 ? ": OpenBLAS uses each weight for all " + std::to_string(c.batch) +
+                                         " inputs while it is in cache, but the model fetches every weight again for each input."
+                       : ratio > 1.25 && c.batch < 8
+                           ? ": with " + std::to_string(c.batch) + (c.batch == 1 ? " input" : " inputs") +
+                                 " each weight is used so few times that the pass is mostly reading weights, and OpenBLAS "
+                                 "first copies each block of them into its own order, which the plain loop never does."
+                       : ratio > 1.25 ? ": the model assumes every core at its peak for the whole pass; small layers leave "
+                                        "OpenBLAS little to share out, and other programs share the cores."
+                                      : ".");
+    }
+    if (r.gpu_path.shown()) {
+        if (r.gpu.software && r.gpu_path.predicted_seconds > 0)
+            r.gpu_path.note = "Modelled as this CPU's cores, because that is where llvmpipe runs the shader; measured " +
+                              ratio_words(r.gpu_path.seconds, r.gpu_path.predicted_seconds) + ".";
+        else if (r.gpu_path.predicted_seconds > 0)
+            r.gpu_path.note = "Measured " + ratio_words(r.gpu_path.seconds, r.gpu_path.predicted_seconds) +
+                              " of this GPU, which also counts a launch per layer.";
+        else
+            r.gpu_path.note = "No preset matches this renderer, so the model has no prediction for this GPU.";
+    }
+    m_phase = Phase::done;
+    m_progress = 1.0;
+    return r;
+}
+
+}  // namespace m2m::measure

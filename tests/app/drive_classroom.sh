@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# An instructor's walk through the app, keyboard only (xdotool under Xvfb): Right through every
+# lesson, Space to run, R to reset, Ctrl+= to enlarge, H for presenter view, with a screenshot of
+# each state saved for a person to look at. Run at a projector size given as WxH.
+# Usage (inside xvfb-run): drive_classroom.sh path/to/math-to-metal OUTDIR 1280x720
+set -euo pipefail
+app=$1
+out=$2
+size=${3:-1280x720}
+mkdir -p "$out"
+log=$out/classroom_$size.log
+XDG_CONFIG_HOME=$(mktemp -d)
+export XDG_CONFIG_HOME
+"$app" --size "$size" --log-state --lesson layers >"$log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null || true' EXIT
+fail() { echo "FAIL: $*"; echo "--- app log:"; tail -20 "$log"; exit 1; }
+wait_for() {  # a state line matching REGEX appears as the newest one
+    local deadline=$((SECONDS + ${2:-15}))
+    until grep '^state:' "$log" | tail -n 1 | grep -Eq "$1"; do
+        [ $SECONDS -lt $deadline ] || fail "no state line matching /$1/ (last: $(grep '^state:' "$log" | tail -1))"
+        sleep 0.1
+    done
+}
+shot() { import -window "$wid" "$out/classroom_${size}_$1.png"; }
+wid=$(xdotool search --sync --name "Math to Metal" | head -1)
+wait_for "at=layers"
+key() { xdotool key --window "$wid" "$@"; sleep 0.25; }
+
+ids=$("$app" --help | sed -n 's/.*--lesson TEXT:{\(.*\)}.*/\1/p' | tr ',' ' ')
+n=0
+for id in $ids; do
+    n=$((n + 1))
+    wait_for "at=$id "
+    key space
+    sleep 0.6
+    shot "$n-$id-running"
+    key r
+    if [ $n -lt $(wc -w <<<"$ids") ]; then key Right; fi
+done
+key 1
+wait_for "at=layers "
+key ctrl+equal
+wait_for "scale=1.25"
+key h
+wait_for "presenter=1"
+shot "presenter-scaled"
+key h
+wait_for "presenter=0"
+key ctrl+0
+wait_for "scale=1.00"
+echo "PASS: walked $n lessons by keyboard at $size; screenshots in $out"

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Drives Lesson 2 in a real window as a person would (xdotool under Xvfb): click a GPU in one
+# node, a GPU in another node, then Send, and check that the app reports an InfiniBand send
+# playing; then a quick pick inside the node brings NVLink back.
+# Usage (inside xvfb-run): drive_rack.sh path/to/math-to-metal OUTDIR
+set -euo pipefail
+app=$1
+out=${2:-$(mktemp -d)}
+mkdir -p "$out"
+log=$out/drive_rack.log
+"$app" --lesson rack --size 1280x720 --log-state >"$log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null || true' EXIT
+
+fail() { echo "FAIL: $*"; echo "--- app log:"; grep -v '^gpu_' "$log" | tail -20; exit 1; }
+wait_for() {  # wait_for REGEX [seconds]: a new state line matching REGEX
+    local deadline=$((SECONDS + ${2:-10}))
+    until grep '^state:' "$log" | tail -n 3 | grep -Eq "$1"; do
+        [ $SECONDS -lt $deadline ] || fail "no state line matching /$1/"
+        sleep 0.1
+    done
+}
+item() { grep "^$1 " "$log" | tail -1; }
+click() {  # click ITEM: the middle of a noted item, then wait a frame or two
+    local x0 y0 x1 y1
+    read -r _ x0 y0 x1 y1 < <(item "$1") || fail "the app never reported $1"
+    xdotool mousemove --window "$wid" $(((x0 + x1) / 2)) $(((y0 + y1) / 2)); sleep 0.2
+    xdotool click 1; sleep 0.3
+}
+
+for _ in $(seq 100); do item send_button >/dev/null && break; sleep 0.1; done
+item send_button >/dev/null || fail "the app never reported its controls"
+wid=$(xdotool search --sync --name "Math to Metal" | head -1)
+grep -q "lesson=rack mode=send .*link=nvlink .*playing=0" "$log" || fail "did not open on a send inside a node"
+
+# GPU 2 sits in node 0, GPU 11 in node 1 of the same rack: the send must leave the node.
+click gpu_2
+wait_for "from=2 "
+click gpu_11
+wait_for "from=2 to=11 .*link=infiniband hops=4 "
+click send_button
+wait_for "from=2 to=11 .*link=infiniband .*playing=1"
+
+# A quick pick inside the node: back on NVLink.
+click pick_same_node
+wait_for "from=2 to=[0-7] .*link=nvlink hops=2 "
+echo "PASS: two GPUs in different nodes and Send gave InfiniBand; 'same node' gave NVLink ($(grep -c '^state:' "$log") state lines)"

@@ -1,0 +1,254 @@
+// Lesson 2's panel run headless: what it reports for sends inside and across nodes, how the
+// tensor and the all-reduce ring play, and that everything fits the window.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "headless.hpp"
+#include "lessons/rack_panel.hpp"
+#include "ui/widgets.hpp"
+
+using namespace m2m;
+using lessons::RackPanel;
+
+namespace {
+
+int vertex_count() {
+    const ImDrawData* dd = ImGui::GetDrawData();
+    int n = 0;
+    for (int i = 0; i < dd->CmdListsCount; ++i) n += dd->CmdLists[i]->VtxBuffer.Size;
+    return n;
+}
+
+void run_frames(test::Headless& ui, RackPanel& panel, int frames, float dt = 1.0f / 60.0f) {
+    for (int i = 0; i < frames; ++i) ui.frame([&] { panel.draw(dt); }, dt);
+}
+
+}  // namespace
+
+TEST_CASE("the Lesson 2 panel opens on a send inside one node over NVLink") {
+    test::Headless ui;
+    RackPanel panel;
+    ui.frame([&] { panel.draw(0.016f); });
+    CHECK(panel.cluster().gpu_count() == 128);
+    CHECK(panel.cluster().node_of(panel.from()) == panel.cluster().node_of(panel.to()));
+    CHECK(panel.transfer_story().link == "NVLink");
+    CHECK(panel.transfer_story().relative_time == "1\xc3\x97");
+    CHECK(panel.transfer_story().hops == "2");
+    CHECK(panel.transfer_story().bandwidth == "371 GB/s");  // H100: 18 links x 20.6 GB/s, one direction
+    CHECK_THAT(panel.status(), Catch::Contains("mode=send") && Catch::Contains("link=nvlink") &&
+                                   Catch::Contains("playing=0") && Catch::Contains("cursor=0"));
+}
+
+TEST_CASE("a send to another node crosses InfiniBand, and takes longer than the same send inside a node") {
+    test::Headless ui;
+    RackPanel panel;
+    panel.pick(RackPanel::Pick::other_node);
+    ui.frame([&] { panel.draw(0.016f); });
+    CHECK(panel.transfer().run.route.type == core::LinkType::infiniband);
+    CHECK(panel.transfer_story().link == "InfiniBand");
+    CHECK(panel.transfer_story().hops == "4");
+    CHECK(panel.transfer_story().bandwidth == "48 GB/s");
+    CHECK(panel.transfer().relative_time > 7.0);
+    CHECK_THAT(panel.status(), Catch::Contains("link=infiniband") && Catch::Contains("hops=4"));
+
+    panel.pick(RackPanel::Pick::other_rack);
+    CHECK(panel.cluster().rack_of(panel.to()) != panel.cluster().rack_of(panel.from()));
+    CHECK(panel.transfer_story().hops == "6");
+    CHECK_THAT(panel.transfer_story().path, Catch::Contains("spine"));
+}
+
+TEST_CASE("clicking two GPUs in the drawing picks the sender, then the receiver") {
+    test::Headless ui;
+    RackPanel panel;
+    panel.click_gpu(3);
+    CHECK(panel.from() == 3);
+    CHECK(panel.picking_receiver());
+    panel.click_gpu(3);  // a GPU does not send to itself
+    CHECK(panel.picking_receiver());
+    panel.click_gpu(12);
+    CHECK(panel.to() == 12);
+    CHECK_FALSE(panel.picking_receiver());
+    CHECK_THAT(panel.status(), Catch::Contains("from=3 to=12") && Catch::Contains("link=infiniband"));
+    CHECK_THROWS_AS(panel.select(4, 4), std::invalid_argument);
+    CHECK_THROWS_AS(panel.select(0, 500), std::out_of_range);
+}
+
+TEST_CASE("every GPU of the drawing is a button the window tests can find") {
+    test::Headless ui;
+    RackPanel panel;
+    run_frames(ui, panel, 2);
+    const std::string items = ui::noted_items();
+    CHECK_THAT(items, Catch::Contains("gpu_0 ") && Catch::Contains("gpu_127 ") && Catch::Contains("send_button "));
+}
+
+TEST_CASE("a small tensor is latency-bound and a large one bandwidth-bound") {
+    RackPanel panel;
+    panel.pick(RackPanel::Pick::other_node);
+    panel.set_bytes(1e3);
+    CHECK(panel.transfer_story().latency_bound);
+    CHECK(panel.transfer_story().bound == "1 KB: latency-bound");
+    CHECK(panel.transfer().run.latency_s > panel.transfer().run.bandwidth_s);
+    panel.set_bytes(1e9);
+    CHECK_FALSE(panel.transfer_story().latency_bound);
+    CHECK(panel.transfer_story().bound == "1 GB: bandwidth-bound");
+    panel.set_bytes(1e15);  // clamped to the slider's range
+    CHECK(panel.transfer().run.request.bytes == 100'000'000'000);
+}
+
+TEST_CASE("Send plays the tensor: the NVLink send in about 1.5 s, the InfiniBand one several times longer") {
+    test::Headless ui;
+    RackPanel panel;
+    auto seconds_to_finish = [&] {
+        panel.send();
+        int frames = 0;
+        while (panel.playback().playing() && frames < 60 * 60) {
+            ui.frame([&] { panel.draw(1.0f / 60.0f); }, 1.0f / 60.0f);
+            ++frames;
+        }
+        return frames / 60.0;
+    };
+    const double nvlink = seconds_to_finish();
+    CHECK(nvlink == Approx(1.5).margin(0.1));
+    panel.pick(RackPanel::Pick::other_node);
+    const double infiniband = seconds_to_finish();
+    CHECK(infiniband > 5 * nvlink);
+    CHECK(infiniband <= 15.1);  // capped so it still plays
+    CHECK(panel.playback().cursor() == Approx(panel.transfer().time_s));
+}
+
+TEST_CASE("the tensor lights each link as it crosses it and fills the receiver at the end") {
+    test::Headless ui;
+    RackPanel panel;
+    panel.pick(RackPanel::Pick::other_rack);
+    panel.set_bytes(1e3);  // latency-bound: the head visibly crawls from hop to hop
+    ui.frame([&] { panel.draw(0.016f); });
+    const core::Route& route = panel.transfer().run.route;
+    auto lit = [&](const ui::RackPaint& p, core::LinkId id) { return p.lit_to[id] > p.lit_from[id]; };
+
+    const ui::RackPaint start = panel.paint_at(0);
+    for (core::LinkId id : route.links) CHECK(start.link_state[id] == ui::RackPaint::ahead);
+    CHECK(start.gpu_fill[panel.from()] == Approx(1.0f));
+    CHECK(start.gpu_fill[panel.to()] == Approx(0.0f));
+
+    // Halfway through the network hop's latency the head is on NIC -> leaf, nothing beyond.
+    const core::Cluster& c = panel.cluster();
+    const double mid = c.link(route.links[1]).latency_s * 0.5;
+    const ui::RackPaint p = panel.paint_at(mid);
+    CHECK(lit(p, route.links[1]));
+    CHECK(p.lit_to[route.links[1]] == Approx(0.5f));
+    CHECK(p.link_state[route.links.back()] == ui::RackPaint::ahead);
+    CHECK(p.heads.size() == 1);
+
+    const ui::RackPaint end = panel.paint_at(panel.transfer().time_s);
+    for (core::LinkId id : route.links) CHECK(end.link_state[id] == ui::RackPaint::passed);
+    CHECK(end.gpu_fill[panel.to()] == Approx(1.0f));
+    CHECK(end.heads.empty());
+}
+
+TEST_CASE("a 64-GPU all-reduce goes around the ring step by step, held back by InfiniBand") {
+    test::Headless ui;
+    RackPanel panel;
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.set_group(8);
+    const double one_node_busbw = panel.collective().busbw_GBps;
+    CHECK(panel.collective().slowest == core::LinkType::nvlink);
+    CHECK(one_node_busbw > 300);
+
+    panel.set_group(64);
+    ui.frame([&] { panel.draw(0.016f); });
+    const core::CollectiveResult& r = panel.collective();
+    CHECK(r.steps == 126);
+    CHECK(r.slowest == core::LinkType::infiniband);
+    CHECK(r.busbw_GBps < one_node_busbw / 5);
+    CHECK(panel.collective_story().infiniband_sends_end_s > 5 * panel.collective_story().nvlink_sends_end_s);
+    CHECK_THAT(panel.status(), Catch::Contains("mode=allreduce") && Catch::Contains("gpus=64") &&
+                                   Catch::Contains("link=infiniband") && Catch::Contains("step=1/126"));
+
+    // Late in a step the NVLink sends are done (passed) while InfiniBand still carries data.
+    const double late = r.step_start_s(5) + (panel.collective_story().nvlink_sends_end_s + r.step_s) * 0.5;
+    CHECK(panel.step_at(late) == 5);
+    const ui::RackPaint p = panel.paint_at(late);
+    const core::Cluster& c = panel.cluster();
+    CHECK(p.link_state[c.gpu_link(0, core::LinkRole::gpu_to_nvswitch)] & ui::RackPaint::passed);
+    const core::LinkId ib = c.gpu_link(7, core::LinkRole::nic_to_leaf);  // GPU 7 -> GPU 8 leaves node 0
+    CHECK(p.lit_to[ib] > p.lit_from[ib]);
+
+    panel.playback().play();
+    run_frames(ui, panel, 30, 0.1f);
+    CHECK_THAT(panel.status(), Catch::Contains("playing=1"));
+    CHECK(panel.step_at(panel.playback().cursor()) > 0);
+}
+
+TEST_CASE("one ring per NIC spreads the traffic over every NIC, and the panel says what one ring leaves out") {
+    RackPanel panel;
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.set_group(16);
+    const double one_ring = panel.collective().busbw_GBps;
+    CHECK_THAT(panel.collective_story().rings_note, Catch::Contains("understates"));
+    panel.set_ring_per_nic(true);
+    CHECK(panel.collective().rings == 8);
+    CHECK(panel.collective().busbw_GBps > 4 * one_ring);
+    CHECK_THAT(panel.status(), Catch::Contains("rings=8"));
+}
+
+TEST_CASE("the panel's words come from the core: sizes, rates, ratios and the two directions of NVLink") {
+    CHECK(core::tensor_size_text(1e3) == "1 KB");
+    CHECK(core::tensor_size_text(1.56e7) == "15.6 MB");
+    CHECK(core::tensor_size_text(1e11) == "100 GB");
+    CHECK(core::rate_text(370.8) == "371 GB/s");
+    CHECK(core::rate_text(48) == "48 GB/s");
+    CHECK(core::times_text(7.72) == "7.7\xc3\x97");
+    CHECK(core::times_text(1.0) == "1\xc3\x97");
+    CHECK(core::times_text(12.4) == "12\xc3\x97");
+    RackPanel panel;
+    const std::string note = core::nvlink_direction_note(panel.cluster().system());
+    CHECK_THAT(note, Catch::Contains("900 GB/s") && Catch::Contains("both directions") && Catch::Contains("450 GB/s"));
+    panel.set_hardware("a100");
+    CHECK_THAT(core::nvlink_direction_note(panel.cluster().system()), Catch::Contains("600 GB/s") && Catch::Contains("300 GB/s"));
+    CHECK_THAT(panel.status(), Catch::Contains("hardware=a100"));
+}
+
+TEST_CASE("a scenario restores the whole set-up, and a bad one changes nothing") {
+    RackPanel panel;
+    panel.load_state({{"hardware", "b200"}, {"mode", "allreduce"}, {"group", 16}, {"ring_per_nic", true}, {"from", 3}, {"to", 70}});
+    CHECK(panel.mode() == RackPanel::Mode::all_reduce);
+    CHECK(panel.collective().gpus == 16);
+    CHECK(panel.collective().rings == 8);
+    CHECK(panel.from() == 3);
+    RackPanel copy;
+    copy.load_state(panel.save_state());
+    CHECK(copy.status() == panel.status());
+    const std::string before = panel.status();
+    CHECK_THROWS_AS(panel.load_state({{"group", 12}}), std::invalid_argument);
+    CHECK_THROWS_AS(panel.load_state({{"from", 5}, {"to", 5}}), std::invalid_argument);
+    CHECK_THROWS_AS(panel.load_state({{"hardware", "tpu"}}), std::invalid_argument);
+    CHECK_THROWS_AS(panel.load_state({{"bytes", 1e13}}), std::invalid_argument);
+    CHECK(panel.status() == before);
+    CHECK_THAT(panel.timeline_csv(), Catch::StartsWith("step,ring,position,from,to,type,start_s,end_s\n"));
+}
+
+TEST_CASE("every system preset switches the wires and nothing leaves the window at 1280x720 or 1920x1080") {
+    for (auto [w, h] : {std::pair{1280.0f, 720.0f}, std::pair{1920.0f, 1080.0f}}) {
+        test::Headless ui(w, h);
+        RackPanel panel;
+        for (const char* id : {"a100", "h100", "b200"}) {
+            panel.set_hardware(id);
+            panel.pick(RackPanel::Pick::other_rack);
+            panel.send();
+            run_frames(ui, panel, 20, 0.05f);
+            CHECK(ui.worst_overflow() <= 2.0f);
+            CHECK(vertex_count() < 40000);
+            panel.set_mode(RackPanel::Mode::all_reduce);
+            panel.set_group(64);
+            panel.set_ring_per_nic(true);
+            panel.playback().play();
+            run_frames(ui, panel, 20, 0.05f);
+            CHECK(ui.worst_overflow() <= 2.0f);
+            CHECK(vertex_count() < 40000);
+            panel.set_ring_per_nic(false);
+            panel.set_mode(RackPanel::Mode::send);
+        }
+        CHECK_THROWS_AS(panel.set_hardware("tpu"), std::invalid_argument);
+    }
+}

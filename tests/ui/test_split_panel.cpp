@@ -1,0 +1,223 @@
+// Lesson 3's panel run headless: what each strategy makes every GPU hold, the step playing on the
+// timeline, the prompt, and that every setup fits the window at 1920x1080 and 1280x720.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+#include "headless.hpp"
+#include "lessons/split_panel.hpp"
+#include "ui/theme.hpp"
+
+using namespace m2m;
+
+namespace {
+
+int vertices_drawn() {
+    const ImDrawData* dd = ImGui::GetDrawData();
+    int v = 0;
+    for (int i = 0; i < dd->CmdListsCount; ++i) v += dd->CmdLists[i]->VtxBuffer.Size;
+    return v;
+}
+
+// How far anything visible sticks out of the display. The controls and the two text panes at
+// the bottom scroll when the window is short, and ImGui emits a partly scrolled-off line whole (the scissor hides the rest), so their
+// vertices count only where their clip rectangle shows them; everything else counts as drawn.
+float visible_overflow(ImVec2 display) {
+    const ImDrawData* dd = ImGui::GetDrawData();
+    float worst = 0;
+    for (int i = 0; i < dd->CmdListsCount; ++i) {
+        const ImDrawList* l = dd->CmdLists[i];
+        const bool pane = l->_OwnerName && (std::strstr(l->_OwnerName, "/words_") || std::strstr(l->_OwnerName, "/prompt_") ||
+                                             std::strstr(l->_OwnerName, "/controls_"));
+        for (const ImDrawCmd& cmd : l->CmdBuffer)
+            for (unsigned k = 0; k < cmd.ElemCount; ++k) {
+                ImVec2 v = l->VtxBuffer[l->IdxBuffer[static_cast<int>(cmd.IdxOffset + k)] + static_cast<int>(cmd.VtxOffset)].pos;
+                if (pane) {
+                    v.x = std::clamp(v.x, cmd.ClipRect.x, cmd.ClipRect.z);
+                    v.y = std::clamp(v.y, cmd.ClipRect.y, cmd.ClipRect.w);
+                }
+                worst = std::max({worst, -v.x, -v.y, v.x - display.x, v.y - display.y});
+            }
+    }
+    return worst;
+}
+
+core::SplitSetup with(const lessons::SplitPanel& panel, core::Strategy s, int gpus, int micro_batches = 4,
+                      core::Placement p = core::Placement::one_node) {
+    core::SplitSetup setup = panel.setup();
+    setup.strategy = s;
+    setup.gpus = gpus;
+    setup.micro_batches = micro_batches;
+    setup.placement = p;
+    return setup;
+}
+
+}  // namespace
+
+TEST_CASE("the Lesson 3 panel opens on two data-parallel GPUs, each holding the whole network") {
+    test::Headless ui;
+    lessons::SplitPanel panel;
+    ui.frame([&] { panel.draw(0.016f); });
+    CHECK(panel.setup().strategy == core::Strategy::data);
+    CHECK(panel.result().gpus.size() == 2);
+    for (const core::GpuHolding& g : panel.result().gpus)
+        for (std::size_t l = 0; l < g.neurons.size(); ++l) CHECK(g.neurons[l].count == panel.result().layers[l].neurons);
+    CHECK(panel.timeline_rows().size() == 2);
+    CHECK_THAT(panel.status(), Catch::Contains("lesson=split strategy=data gpus=2") && Catch::Contains("playing=0") &&
+                                   Catch::Contains("placement=node") && Catch::Contains("word=mat"));
+    CHECK_THAT(panel.result().holds_sentence, Catch::StartsWith("Each GPU holds:"));
+    CHECK_THAT(panel.result().exchange_sentence, Catch::StartsWith("GPUs must exchange:"));
+}
+
+TEST_CASE("switching to tensor parallel gives each GPU its own slice of every layer") {
+    test::Headless ui;
+    lessons::SplitPanel panel;
+    panel.choose_strategy(core::Strategy::tensor);
+    ui.frame([&] { panel.draw(0.016f); });
+    CHECK_THAT(panel.status(), Catch::Contains("strategy=tensor gpus=2"));
+    const auto& r = panel.result();
+    for (std::size_t l = 0; l < r.layers.size(); ++l) {
+        std::set<int> seen;
+        for (const core::GpuHolding& g : r.gpus) {
+            CHECK(g.neurons[l].count == r.layers[l].neurons / 2);
+            for (int i = g.neurons[l].first; i < g.neurons[l].end(); ++i) CHECK(seen.insert(i).second);  // never twice
+        }
+        CHECK(static_cast<int>(seen.size()) == r.layers[l].neurons);  // the union is the whole layer
+    }
+    // The timeline carries the per-layer exchanges: communication bars on every GPU.
+    for (const ui::TimelineRow& row : panel.timeline_rows()) {
+        int comm = 0;
+        for (const ui::TimelineBar& b : row.bars) comm += b.kind == ui::BarKind::communication;
+        CHECK(comm >= static_cast<int>(r.layers.size()));
+    }
+    CHECK_THAT(r.why_sentence, Catch::Contains("all-gather"));
+}
+
+TEST_CASE("pipeline parallel holds whole layers and shows its bubble as idle bars") {
+    test::Headless ui;
+    lessons::SplitPanel panel;
+    panel.apply(with(panel, core::Strategy::pipeline, 4, 4));
+    ui.frame([&] { panel.draw(0.016f); });
+    const auto& r = panel.result();
+    for (const core::GpuHolding& g : r.gpus)
+        for (std::size_t l = 0; l < g.neurons.size(); ++l)
+            CHECK((g.neurons[l].count == 0 || g.neurons[l].count == r.layers[l].neurons));
+    CHECK(r.bubble_fraction == Approx(3.0 / 7.0));
+    double idle = 0;
+    for (const ui::TimelineBar& b : panel.timeline_rows().back().bars)
+        if (b.kind == ui::BarKind::idle) idle += b.end - b.start;
+    CHECK(idle > 0.2 * r.step.step_time_s);  // the last stage waits while the pipeline fills
+    CHECK_THAT(panel.status(), Catch::Contains("strategy=pipeline gpus=4 micro_batches=4 schedule=1f1b"));
+}
+
+TEST_CASE("picking a strategy keeps only GPU counts it accepts") {
+    lessons::SplitPanel panel;
+    panel.apply(with(panel, core::Strategy::data, 6));
+    panel.choose_strategy(core::Strategy::tensor);  // tensor takes 1, 2, 4 or 8
+    CHECK(panel.setup().gpus == 4);
+    panel.choose_strategy(core::Strategy::three_d);
+    CHECK(panel.setup().gpus == 8);
+    panel.choose_strategy(core::Strategy::pipeline);  // pipeline takes 1, 2 or 4
+    CHECK(panel.setup().gpus == 4);
+}
+
+TEST_CASE("moving tensor-parallel GPUs onto two nodes puts their exchanges on InfiniBand and slows the step") {
+    lessons::SplitPanel panel;
+    panel.apply(with(panel, core::Strategy::tensor, 4));
+    const double one_node = panel.result().step.step_time_s;
+    panel.apply(with(panel, core::Strategy::tensor, 4, 4, core::Placement::two_nodes));
+    CHECK(panel.result().step.step_time_s > one_node);
+    bool ib_bar = false;
+    for (const ui::TimelineRow& row : panel.timeline_rows())
+        for (const ui::TimelineBar& b : row.bars) ib_bar |= b.kind == ui::BarKind::communication && b.colour == ui::theme().infiniband;
+    CHECK(ib_bar);
+    CHECK_THAT(panel.status(), Catch::Contains("placement=nodes"));
+}
+
+TEST_CASE("Run plays the step to its end, and every GPU is busy somewhere in it") {
+    test::Headless ui;
+    lessons::SplitPanel panel;
+    panel.choose_strategy(core::Strategy::tensor);
+    panel.playback().play();
+    CHECK_THAT(panel.status(), Catch::Contains("playing=1 finished=0"));
+    bool saw_kernel = false, saw_exchange = false;
+    for (int i = 0; i < 60 * 10 && panel.playback().playing(); ++i) {
+        ui.frame([&] { panel.draw(1.0f / 60.0f); });
+        const auto a = panel.activity_at(0, panel.playback().cursor());
+        saw_kernel |= a.kernel >= 0;
+        saw_exchange |= a.exchange >= 0;
+    }
+    CHECK(saw_kernel);
+    CHECK(saw_exchange);
+    CHECK_FALSE(panel.playback().playing());
+    CHECK(panel.playback().cursor() == Approx(panel.result().step.step_time_s));
+    CHECK_THAT(panel.status(), Catch::Contains("playing=0 finished=1"));
+}
+
+TEST_CASE("the prompt is answered by the split network") {
+    lessons::SplitPanel panel;
+    panel.choose_strategy(core::Strategy::tensor);
+    panel.set_prompt("the cat sat on the");
+    CHECK(panel.prediction().word == "mat");
+    CHECK(panel.prediction().top.size() == 5);
+    panel.set_prompt("the bird flew in the");
+    const core::Prediction whole = core::predict(core::trained_next_word_model(), "the bird flew in the", 5);
+    CHECK(panel.prediction().word == whole.word);
+    CHECK_THAT(panel.status(), Catch::Contains("word=" + whole.word));
+}
+
+TEST_CASE("a split the strategy cannot make is refused and the panel keeps its state") {
+    lessons::SplitPanel panel;
+    CHECK_THROWS_AS(panel.apply(with(panel, core::Strategy::tensor, 3)), std::invalid_argument);
+    CHECK_THROWS_AS(panel.apply(with(panel, core::Strategy::pipeline, 2, 5)), std::invalid_argument);
+    CHECK(panel.setup().strategy == core::Strategy::data);
+    CHECK(panel.result().gpus.size() == 2);
+    CHECK_FALSE(panel.choose_hardware("no-such-node"));
+}
+
+TEST_CASE("every strategy fits the window mid-step at 1920x1080 and 1280x720, with few vertices") {
+    struct Size {
+        float w, h;
+    };
+    // 1280x560: what the app leaves a lesson at 1280x720 under its menu, tabs and intro.
+    for (Size size : {Size{1920, 1080}, Size{1280, 720}, Size{1280, 560}}) {
+        test::Headless ui(size.w, size.h);
+        lessons::SplitPanel panel;
+        const std::vector<core::SplitSetup> setups = {
+            with(panel, core::Strategy::data, 8, 4, core::Placement::two_nodes),
+            with(panel, core::Strategy::tensor, 8),
+            with(panel, core::Strategy::pipeline, 4, 48),
+            with(panel, core::Strategy::three_d, 8, 24, core::Placement::two_nodes),
+            with(panel, core::Strategy::data, 1),
+        };
+        for (const core::SplitSetup& s : setups) {
+            panel.apply(s);
+            panel.playback().reset();
+            panel.playback().play();
+            for (int i = 0; i < 8; ++i) ui.frame([&] { panel.draw(0.4f); });  // 40% of the way through
+            INFO("strategy " << core::strategy_name(s.strategy) << ", " << s.gpus << " GPUs, " << size.w << "x" << size.h);
+            CHECK(visible_overflow(ImVec2(size.w, size.h)) <= 2.0f);  // anti-aliased edges feather by up to a pixel
+            CHECK(vertices_drawn() < 30000);     // cheap under software GL
+        }
+    }
+}
+
+TEST_CASE("a saved Lesson 3 state loads back, and a bad one changes nothing") {
+    lessons::SplitPanel panel;
+    panel.apply(with(panel, core::Strategy::pipeline, 4, 12, core::Placement::two_nodes));
+    panel.set_prompt("the bird flew in the");
+    const nlohmann::json saved = panel.save_state();
+    lessons::SplitPanel other;
+    other.load_state(saved);
+    CHECK(other.status() == panel.status());
+    CHECK(other.save_state() == saved);
+    nlohmann::json bad = saved;
+    bad["gpus"] = 3;  // pipeline takes 1, 2 or 4
+    CHECK_THROWS_AS(other.load_state(bad), std::invalid_argument);
+    CHECK(other.status() == panel.status());
+    const std::string csv = other.timeline_csv();
+    CHECK_THAT(csv, Catch::StartsWith("gpu,kind,layer,micro_batch,exchange,start_s,end_s\n"));
+    CHECK_THAT(csv, Catch::Contains(",idle,") && Catch::Contains(",comm,") && Catch::Contains(",backward,"));
+}
