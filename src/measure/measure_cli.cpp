@@ -81,7 +81,6 @@ void print_table(std::ostream& out, const Report& r) {
     out << "Measured: widths";
     for (int w : r.config.widths) out << ' ' << w;
     out << ", batch " << r.config.batch << ", " << core::format_count(r.flops_per_pass) << " FLOPs a pass\n";
-    out << r.memory.sentence << "\n";
     char line[256];
     std::snprintf(line, sizeof line, "%-34s %12s %10s %12s %12s\n", "path", "time", "GFLOP/s", "max |error|", "model");
     out << line;
@@ -96,7 +95,7 @@ void print_table(std::ostream& out, const Report& r) {
         if (!p->why_not.empty()) out << "    not shown: " << p->why_not << "\n";
         if (!p->note.empty()) out << "    " << p->note << "\n";
     }
-    out << r.honesty << "\n" << m2m::measure::this_machine().cpu.source << "\n";
+    out << r.honesty << "\n" << r.machine.cpu.source << "\n";
 }
 
 }  // namespace
@@ -139,6 +138,7 @@ int run_cli(const std::vector<std::string>& all_args, std::ostream& out, std::os
         err << "math-to-metal measure: " << m.memory().sentence << "\n";
         return cli::exit_bad_input;
     }
+    if (!as_json) out << m.memory().sentence << std::endl;  // said before it runs, as the window does
     const std::atomic<bool> never{false};
     m.run_cpu(never);
     while (!m.step_gpu(0.05)) std::this_thread::sleep_for(std::chrono::microseconds(200));

@@ -179,13 +179,6 @@ const char* phase_words(Phase p) {
     return "";
 }
 
-const PathResult* Report::fastest() const {
-    const PathResult* best = nullptr;
-    for (const PathResult* r : {&naive, &blas, &gpu_path})
-        if (r->shown() && (!best || r->seconds < best->seconds)) best = r;
-    return best;
-}
-
 // [SECTION] running -------------------------------------------------------------------------
 
 Measurement::Measurement(const MeasureConfig& config, std::unique_ptr<GpuRun> gpu, std::string gpu_skip)

@@ -64,7 +64,6 @@ struct Report {
     PathResult naive, blas, gpu_path;
     bool cancelled = false;
     bool refused = false;  ///< over the memory cap: nothing ran
-    const PathResult* fastest() const;
 };
 
 /// Progress fractions of the phases, so one bar covers the whole measurement.
