@@ -1,6 +1,8 @@
 // Parsing and checking the model presets with nlohmann-json; bridging hardware presets to the estimator's GPU spec.
 #include "m2m/presets/models.hpp"
 
+#include "sourced_json.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -13,15 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string fmt_number(double v) {
-    char buf[64];
-    if (v == std::floor(v) && std::fabs(v) < 1e15)
-        std::snprintf(buf, sizeof buf, "%.0f", v);
-    else
-        std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-}
-
 struct ModelReader {
     const json& entry;
     std::string where;
@@ -29,19 +22,12 @@ struct ModelReader {
 
     // A figure is {"value": number, "source": non-empty string}; shape figures are positive whole numbers.
     double figure(const char* key, const char* label, bool required, bool whole) {
-        if (!entry.contains(key)) {
-            if (required) throw PresetError(where + ": missing \"" + key + "\"");
-            return 0;
-        }
-        const json& f = entry.at(key);
-        if (!f.is_object() || !f.contains("value") || !f.at("value").is_number())
-            throw PresetError(where + ": \"" + key + "\" needs a numeric \"value\"");
-        if (!f.contains("source") || !f.at("source").is_string() || f.at("source").get<std::string>().empty())
-            throw PresetError(where + ": \"" + key + "\" needs a \"source\" (every figure names where it is from)");
-        const double v = f.at("value").get<double>();
-        if (!std::isfinite(v) || v <= 0) throw PresetError(where + ": \"" + key + "\" must be a positive number");
+        const auto f = detail::read_figure(entry, key, where, required);
+        if (!f) return 0;
+        const double v = f->value;
+        if (v <= 0) throw PresetError(where + ": \"" + key + "\" must be a positive number");
         if (whole && (v != std::floor(v) || v > 1e9)) throw PresetError(where + ": \"" + key + "\" must be a whole number");
-        figures->push_back({label, fmt_number(v), f.at("source").get<std::string>()});
+        figures->push_back({label, detail::format_figure(v, 4), f->source});
         return v;
     }
     std::string text(const char* key, std::initializer_list<const char*> allowed = {}) {

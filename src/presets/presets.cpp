@@ -1,6 +1,8 @@
 // Parsing and checking the hardware presets; nlohmann-json does the reading.
 #include "m2m/presets/presets.hpp"
 
+#include "sourced_json.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -13,15 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string fmt_number(double v) {
-    char buf[64];
-    if (v == std::floor(v) && std::fabs(v) < 1e15)
-        std::snprintf(buf, sizeof buf, "%.0f", v);
-    else
-        std::snprintf(buf, sizeof buf, "%.3g", v);
-    return buf;
-}
-
 struct Reader {
     const json& entry;
     std::string where;
@@ -30,19 +23,12 @@ struct Reader {
     // A figure is {"value": positive-or-zero number, "source": non-empty string}.
     double figure(const char* key, const char* label, const char* unit, bool required = true,
                   bool allow_zero = false) {
-        if (!entry.contains(key)) {
-            if (required) throw PresetError(where + ": missing \"" + key + "\"");
-            return 0;
-        }
-        const json& f = entry.at(key);
-        if (!f.is_object() || !f.contains("value") || !f.at("value").is_number())
-            throw PresetError(where + ": \"" + key + "\" needs a numeric \"value\"");
-        if (!f.contains("source") || !f.at("source").is_string() || f.at("source").get<std::string>().empty())
-            throw PresetError(where + ": \"" + key + "\" needs a \"source\" (every figure names where it is from)");
-        const double v = f.at("value").get<double>();
+        const auto f = detail::read_figure(entry, key, where, required);
+        if (!f) return 0;
+        const double v = f->value;
         if (!std::isfinite(v) || v < 0 || (v == 0 && !allow_zero))
             throw PresetError(where + ": \"" + key + "\" must be a positive number");
-        figures->push_back({label, fmt_number(v) + " " + unit, f.at("source").get<std::string>()});
+        figures->push_back({label, detail::format_figure(v, 3) + " " + unit, f->source});
         return v;
     }
     std::string text(const char* key) {
@@ -70,7 +56,7 @@ ComputePreset parse_compute(const json& e, std::size_t index) {
         const double per_cycle = r.figure("fp32_flops_per_cycle", "FP32 FLOP per cycle per core", "");
         p.spec.flops_per_core = ghz * 1e9 * per_cycle;
         p.figures.push_back({"Peak FP32 (cores x clock x FLOP/cycle)",
-                             fmt_number(cores * ghz * per_cycle) + " GFLOP/s", "derived from the three figures above"});
+                             detail::format_figure(cores * ghz * per_cycle, 3) + " GFLOP/s", "derived from the three figures above"});
     } else {
         const double tflops = r.figure("fp32_tflops", "Peak FP32", "TFLOP/s");
         p.spec.flops_per_core = tflops * 1e12 / cores;
@@ -114,7 +100,7 @@ SystemPreset parse_system(const json& e, std::size_t index) {
     nv.raw_GBps = nv_both / 2;
     nv.efficiency = nv_per_link * nv_links / nv.raw_GBps;
     if (nv.efficiency > 1) throw PresetError(r.where + ": NCCL's NVLink rate x links exceeds the raw one-way rate");
-    p.figures.push_back({"NVLink per GPU, one direction", fmt_number(nv.raw_GBps) + " GB/s",
+    p.figures.push_back({"NVLink per GPU, one direction", detail::format_figure(nv.raw_GBps, 3) + " GB/s",
                          "derived: half of the both-directions figure; a tensor sent one way gets at most this"});
     p.figures.push_back({"NVLink achievable, one direction", fmt_fixed(nv.effective_GBps(), 1) + " GB/s (" +
                              fmt_fixed(100 * nv.efficiency, 1) + "% of raw)",
