@@ -15,9 +15,11 @@ target_link_libraries(test_app_files PRIVATE m2m_app_files Catch2::Catch2WithMai
 target_compile_options(test_app_files PRIVATE ${M2M_WARNINGS})
 catch_discover_tests(test_app_files TEST_PREFIX "files: ")
 
-set(M2M_XVFB xvfb-run -a -s "-screen 0 1920x1080x24")
+set(M2M_XVFB xvfb-run -a -s "-screen 0 1920x1080x24 -noreset")
 set(M2M_SHOTS ${CMAKE_BINARY_DIR}/screenshots)
 add_test(NAME "app: bad input exits 2 with one line" COMMAND bash ${CMAKE_SOURCE_DIR}/tests/app/cli_errors.sh $<TARGET_FILE:math-to-metal>)
+add_test(NAME "app: a missing font, old OpenGL and an unwritable settings folder each get a clear message"
+  COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/faults.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS})
 add_test(NAME "app: a screenshot of Lesson 1 is a non-blank 1920x1080 PNG"
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/screenshot.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS} --lesson layers)
 add_test(NAME "app: a screenshot mid-run in hardware mode at the widest settings"

@@ -66,7 +66,7 @@ if(M2M_BUILD_APP)
   target_link_libraries(test_measure_gl PRIVATE m2m_measure_gl m2m_glad Catch2::Catch2WithMain)
   target_compile_options(test_measure_gl PRIVATE ${M2M_WARNINGS})
 
-  set(M2M_MEASURE_XVFB xvfb-run -a -s "-screen 0 640x480x24")
+  set(M2M_MEASURE_XVFB xvfb-run -a -s "-screen 0 640x480x24 -noreset")
   add_test(NAME "app: measure: the GL compute path runs under Xvfb and agrees with the CPU"
     COMMAND ${M2M_MEASURE_XVFB} $<TARGET_FILE:test_measure_gl> "[gl]")
   # Mesa offers only OpenGL 3.3 when told to (the environment is set in the command, since the
@@ -79,5 +79,5 @@ if(M2M_BUILD_APP)
   add_test(NAME "app: measure: math-to-metal measure --json prints every path, under Xvfb and on GL 3.3"
     COMMAND ${M2M_MEASURE_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/measure/cli_measure.sh $<TARGET_FILE:math-to-metal> json)
   add_test(NAME "app: measure: xdotool clicks Measure in Lesson 1 and the window keeps drawing"
-    COMMAND xvfb-run -a -s "-screen 0 1920x1600x24" bash ${CMAKE_SOURCE_DIR}/tests/measure/drive_measure.sh $<TARGET_FILE:math-to-metal> ${CMAKE_BINARY_DIR}/screenshots)
+    COMMAND xvfb-run -a -s "-screen 0 1920x1600x24 -noreset" bash ${CMAKE_SOURCE_DIR}/tests/measure/drive_measure.sh $<TARGET_FILE:math-to-metal> ${CMAKE_BINARY_DIR}/screenshots)
 endif()

@@ -37,6 +37,16 @@ check "--widths" sim layers --widths 4,0,3
 check "--cpu-cores" sim layers --cpu-cores 0
 check "unknown simulation" sim teleport
 check "xvfb-run" --frames 1
+scenario_dir=$(mktemp -d)
+echo '{"lesson": "layers", "state": {"widths": [4, "six", 3]}' >"$scenario_dir/broken.json"
+echo '{"lesson": "layers", "state": {"widths": [4, "six", 3]}}' >"$scenario_dir/wrong_type.json"
+echo '{"lesson": "nowhere", "state": {}}' >"$scenario_dir/unknown.json"
+check "--scenario" --scenario "$scenario_dir/missing.json"
+check "--scenario" --scenario "$scenario_dir/broken.json"
+check "--scenario" --scenario "$scenario_dir/wrong_type.json"
+check "--scenario" --scenario "$scenario_dir/unknown.json"
+check "--scenario" --scenario "$scenario_dir"
+rm -rf "$scenario_dir"
 [ "$failures" -eq 0 ] || exit 1
 "$app" --help >/dev/null || { echo "FAIL: --help"; exit 1; }
 "$app" --version | grep -q "math-to-metal" || { echo "FAIL: --version"; exit 1; }

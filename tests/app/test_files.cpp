@@ -111,17 +111,29 @@ TEST_CASE("a settings file replaced by a folder is left alone and reported") {
     CHECK_THAT(app::save_settings(dir.path.string(), app::Settings{}), Catch::Contains("is a folder"));
 }
 
-TEST_CASE("a folder that cannot be written reports the problem and keeps the old file") {
-    if (::geteuid() == 0) {
-        // root ignores permission bits; the full-disk case below still checks the atomic rename.
-        SUCCEED("skipped as root: permission bits do not stop root");
-        return;
-    }
+TEST_CASE("a settings folder that cannot be made reports the problem and changes nothing") {
+    // A regular file where the folder should be stops everyone, root included.
+    TempDir dir;
+    dir.write("config", "not a folder");
+    const std::string error = app::save_settings(dir.file("config") + "/math-to-metal", app::Settings{});
+    CHECK_THAT(error, Catch::Contains("cannot create the folder"));
+    CHECK(dir.read("config") == "not a folder");
+}
+
+TEST_CASE("a folder without write permission reports the problem and keeps the old file") {
     TempDir dir;
     dir.write("settings.json", "{\"theme\": \"projector\"}");
     fs::permissions(dir.path, fs::perms::owner_read | fs::perms::owner_exec);
-    CHECK_FALSE(app::save_settings(dir.path.string(), app::Settings{}).empty());
-    CHECK(dir.read("settings.json") == "{\"theme\": \"projector\"}");
+    const std::string error = app::save_settings(dir.path.string(), app::Settings{});
+    fs::permissions(dir.path, fs::perms::owner_all);
+    if (::geteuid() == 0) {
+        // Permission bits do not stop root: the write goes through, atomically.
+        CHECK(error.empty());
+        CHECK_THAT(dir.read("settings.json"), Catch::Contains("\"theme\": \"dark\""));
+    } else {
+        CHECK_THAT(error, Catch::Contains("cannot write"));
+        CHECK(dir.read("settings.json") == "{\"theme\": \"projector\"}");
+    }
 }
 
 TEST_CASE("a full disk while saving leaves the previous file whole") {
