@@ -173,7 +173,9 @@ int sim_split(const std::vector<std::string>& args, std::ostream& out, std::ostr
                       {"time", r.time_sentence}};
     if (with_timeline) j["timeline"] = timeline_json(r.step);
     (void)as_json;  // JSON is the only format; the flag is accepted so scripts read clearly
-    out << j.dump(2) << "\n";
+    // The prompt is the user's bytes, echoed back: bytes that are not UTF-8 are written as U+FFFD
+    // (a plain dump() throws on them, and the program would abort; found by fuzz_sim_split).
+    out << j.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
     return exit_ok;
 }
 

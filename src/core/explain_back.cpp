@@ -355,8 +355,11 @@ Cue cue(Vocabulary& v, std::initializer_list<std::string_view> specs, std::strin
         std::string_view reject_in_span = {}) {
     Cue c;
     for (std::string_view s : specs) c.patterns.push_back(compile(v, s));
-    for (std::string_view a : split(expand_macros(not_after), '|')) c.not_after.push_back(v.intern(parse_alt(a)));
-    for (std::string_view a : split(expand_macros(reject_in_span), '|')) c.reject_in_span.push_back(v.intern(parse_alt(a)));
+    // Named, not temporaries: a range-for keeps split()'s vector alive but not the string its
+    // views point into (reading them was a heap-use-after-free; found by fuzz_scenario).
+    const std::string after = expand_macros(not_after), reject = expand_macros(reject_in_span);
+    for (std::string_view a : split(after, '|')) c.not_after.push_back(v.intern(parse_alt(a)));
+    for (std::string_view a : split(reject, '|')) c.reject_in_span.push_back(v.intern(parse_alt(a)));
     return c;
 }
 

@@ -100,25 +100,32 @@ void print_table(std::ostream& out, const Report& r) {
 
 }  // namespace
 
-int run_cli(const std::vector<std::string>& all_args, std::ostream& out, std::ostream& err) {
-    const std::vector<std::string> args(all_args.begin() + (all_args.empty() ? 0 : 1), all_args.end());
+std::optional<int> parse_cli(const std::vector<std::string>& args, CliOptions& o, std::ostream& out, std::ostream& err) {
     CLI::App app{"Measure this machine: Lesson 1's network run for real, one neuron at a time on one core, "
                  "through OpenBLAS on every core, and as an OpenGL compute shader (needs a display or xvfb-run)",
                  "math-to-metal measure"};
-    MeasureConfig config;
-    bool no_gpu = false, as_json = false;
+    MeasureConfig& config = o.config;
     app.add_option("--widths", config.widths, "every layer's width from the inputs to the outputs, e.g. 1024,1024,1024,1024")
         ->delimiter(',')
         ->check(CLI::Range(1, core::max_layer_width));
     app.add_option("--batch", config.batch, "inputs run through the network at once")->check(CLI::Range(1, max_batch));
     app.add_option("--repeats", config.repeats, "timed repeats; the median is reported")->check(CLI::Range(1, max_repeats));
-    app.add_flag("--no-gpu", no_gpu, "skip the OpenGL path (no display needed)");
-    app.add_flag("--json", as_json, "print one JSON object instead of a table");
-    if (auto code = cli::parse_or_exit(app, args, out, err)) return *code;
+    app.add_flag("--no-gpu", o.no_gpu, "skip the OpenGL path (no display needed)");
+    app.add_flag("--json", o.as_json, "print one JSON object instead of a table");
+    if (auto code = cli::parse_or_exit(app, args, out, err)) return code;
     if (auto why = validate(config); !why.empty()) {
         err << "math-to-metal measure: --widths: " << why << "\n";
         return cli::exit_bad_input;
     }
+    return std::nullopt;
+}
+
+int run_cli(const std::vector<std::string>& all_args, std::ostream& out, std::ostream& err) {
+    const std::vector<std::string> args(all_args.begin() + (all_args.empty() ? 0 : 1), all_args.end());
+    CliOptions options;
+    if (auto code = parse_cli(args, options, out, err)) return *code;
+    const MeasureConfig& config = options.config;
+    const bool no_gpu = options.no_gpu, as_json = options.as_json;
 
     std::unique_ptr<HiddenGlContext> context;
     std::unique_ptr<GpuRun> gpu;
