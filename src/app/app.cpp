@@ -24,12 +24,14 @@
 #include <vector>
 
 #include "app/files.hpp"
+#include "app/monkey_driver.hpp"
 #include "app/scenario.hpp"
 #include "app/settings.hpp"
 #include "app/window.hpp"
 #include "lessons/catalog.hpp"
 #include "lessons/layer_run_panel.hpp"
 #include "ui/fonts.hpp"
+#include "ui/home_screen.hpp"
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
 #include "ui/widgets.hpp"
@@ -52,6 +54,9 @@ struct App {
     std::vector<std::unique_ptr<lessons::Lesson>> lessons;
     std::vector<bool> intro_hidden;
     std::size_t current = 0;
+    bool at_home = false;    // the home screen is showing (`current` is the lesson it came from)
+    int home_pick = 0;       // the home screen's highlighted row: Enter opens it
+    std::vector<ui::HomeEntry> home;
     bool select_tab = true;  // tell the tab bar to follow `current` on the next frame
     bool show_shortcuts = false;
     float pending_scale = 0;  // a new UI scale, applied between frames
@@ -66,11 +71,20 @@ struct App {
 
     lessons::Lesson& lesson() { return *lessons[current]; }
     void go_to(std::size_t i) {
-        if (i < lessons.size() && i != current) {
+        if (i < lessons.size() && (i != current || at_home)) {
             current = i;
+            at_home = false;
             select_tab = true;
         }
     }
+    void go_home() {
+        if (at_home) return;
+        at_home = true;
+        home_pick = static_cast<int>(current);
+        select_tab = true;
+    }
+    /// "home", or the lesson's id: where --log-state says the app is.
+    std::string at() const { return at_home ? std::string("home") : std::string(lessons[current]->id()); }
     void tell(const std::string& message) {
         notice = message;
         std::cout << "notice: " << message << std::endl;
@@ -182,15 +196,24 @@ void handle_keys(App& app) {
     if (ctrl(GLFW_KEY_Q)) glfwSetWindowShouldClose(app.window, GLFW_TRUE);
     if (io.WantTextInput) return;
     auto plain = [&](int key) { return with(key, 0); };
-    ui::Playback& pb = app.lesson().playback();
-    if (plain(GLFW_KEY_SPACE)) pb.toggle();
-    if (plain(GLFW_KEY_PERIOD)) pb.step();
-    if (plain(GLFW_KEY_R)) pb.reset();
-    if (plain(GLFW_KEY_LEFT_BRACKET)) pb.slower();
-    if (plain(GLFW_KEY_RIGHT_BRACKET)) pb.faster();
+    if (app.at_home) {  // the home screen: pick a row, Enter opens it; Right opens Lesson 1
+        const int n = static_cast<int>(app.lessons.size());
+        if (plain(GLFW_KEY_DOWN)) app.home_pick = (app.home_pick + 1) % n;
+        if (plain(GLFW_KEY_UP)) app.home_pick = (app.home_pick + n - 1) % n;
+        if (plain(GLFW_KEY_ENTER) || plain(GLFW_KEY_KP_ENTER)) app.go_to(static_cast<std::size_t>(app.home_pick));
+        else if (plain(GLFW_KEY_RIGHT)) app.go_to(0);
+    } else {
+        ui::Playback& pb = app.lesson().playback();
+        if (plain(GLFW_KEY_SPACE)) pb.toggle();
+        if (plain(GLFW_KEY_PERIOD)) pb.step();
+        if (plain(GLFW_KEY_R)) pb.reset();
+        if (plain(GLFW_KEY_LEFT_BRACKET)) pb.slower();
+        if (plain(GLFW_KEY_RIGHT_BRACKET)) pb.faster();
+        if (plain(GLFW_KEY_RIGHT)) app.go_to(app.current + 1);
+        if (plain(GLFW_KEY_LEFT)) app.current > 0 ? app.go_to(app.current - 1) : app.go_home();
+        if (plain(GLFW_KEY_HOME) || plain(GLFW_KEY_0) || plain(GLFW_KEY_KP_0)) app.go_home();
+    }
     if (plain(GLFW_KEY_H)) ui::view().presenter = !ui::view().presenter;
-    if (plain(GLFW_KEY_RIGHT)) app.go_to(app.current + 1);
-    if (plain(GLFW_KEY_LEFT) && app.current > 0) app.go_to(app.current - 1);
     for (int k = 0; k < 9; ++k)
         if (plain(GLFW_KEY_1 + k)) app.go_to(static_cast<std::size_t>(k));
     if (with(GLFW_KEY_SLASH, GLFW_MOD_SHIFT)) app.show_shortcuts = !app.show_shortcuts;
@@ -202,7 +225,7 @@ void handle_keys(App& app) {
 void draw_menu(App& app) {
     if (!ImGui::BeginMenuBar()) return;
     if (ImGui::BeginMenu("File")) {
-        if (ImGui::MenuItem("Save scenario...")) {
+        if (ImGui::MenuItem("Save scenario...", nullptr, false, !app.at_home)) {
             app.open_popup = "save";
             app.path_buffer = scenario_dir() + "/" + std::string(app.lesson().id()) + "-" + timestamp() + ".json";
         }
@@ -210,7 +233,7 @@ void draw_menu(App& app) {
             app.open_popup = "open";
             app.path_buffer = scenario_dir() + "/";
         }
-        if (ImGui::MenuItem("Export timeline as CSV...")) {
+        if (ImGui::MenuItem("Export timeline as CSV...", nullptr, false, !app.at_home)) {
             app.open_popup = "csv";
             app.path_buffer = "math-to-metal-" + std::string(app.lesson().id()) + "-" + timestamp() + ".csv";
         }
@@ -233,10 +256,11 @@ void draw_menu(App& app) {
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Lessons")) {
+        if (ImGui::MenuItem("Home: every lesson", "Home, 0", app.at_home)) app.go_home();
         for (std::size_t i = 0; i < app.lessons.size(); ++i) {
             const std::string title(app.lessons[i]->title());
             const std::string key = std::to_string(i + 1);
-            if (ImGui::MenuItem(title.c_str(), key.c_str(), i == app.current)) app.go_to(i);
+            if (ImGui::MenuItem(title.c_str(), key.c_str(), i == app.current && !app.at_home)) app.go_to(i);
         }
         ImGui::EndMenu();
     }
@@ -303,7 +327,9 @@ void draw_shortcuts(App& app) {
     static const char* rows[][2] = {
         {"Space", "run / pause"},           {".", "step to the next event"},       {"R", "reset"},
         {"[  ]", "slower / faster"},        {"Left / Right", "previous / next lesson"},
-        {"1 ... 4", "jump to a lesson"},    {"Ctrl +  Ctrl -  Ctrl 0", "larger / smaller / actual size"},
+        {"1 ... 4", "jump to a lesson"},    {"Home  or  0", "the home screen: every lesson"},
+        {"Up / Down, Enter", "pick and open a lesson (home screen)"},
+        {"Ctrl +  Ctrl -  Ctrl 0", "larger / smaller / actual size"},
         {"H", "presenter view (hide the controls)"}, {"F11", "fullscreen"},
         {"Ctrl+E", "save a screenshot"},    {"?", "this help (Esc closes)"},       {"Ctrl+Q", "quit"},
     };
@@ -320,7 +346,7 @@ void draw_shortcuts(App& app) {
 }
 
 void draw_intro(App& app) {
-    if (ui::view().presenter || app.intro_hidden[app.current] || app.lesson().intro().empty()) return;
+    if (app.at_home || ui::view().presenter || app.intro_hidden[app.current] || app.lesson().intro().empty()) return;
     ImGui::PushStyleColor(ImGuiCol_Text, ui::theme().text);
     ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("Got it").x - ImGui::GetFontSize() * 2);
     ImGui::TextUnformatted(std::string(app.lesson().intro()).c_str());
@@ -341,25 +367,37 @@ void draw_frame(App& app, float dt_s) {
                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBackground);
     draw_menu(app);
     if (ImGui::BeginTabBar("lessons")) {
+        if (ImGui::BeginTabItem("Home", nullptr, app.select_tab && app.at_home ? ImGuiTabItemFlags_SetSelected : 0)) {
+            if (!app.select_tab) app.go_home();
+            ImGui::EndTabItem();
+        }
+        ui::note_item("home_tab");
         for (std::size_t i = 0; i < app.lessons.size(); ++i) {
             const std::string title(app.lessons[i]->title());
-            const ImGuiTabItemFlags flags = app.select_tab && i == app.current ? ImGuiTabItemFlags_SetSelected : 0;
+            const ImGuiTabItemFlags flags = app.select_tab && !app.at_home && i == app.current ? ImGuiTabItemFlags_SetSelected : 0;
             if (ImGui::BeginTabItem(title.c_str(), nullptr, flags)) {
-                if (!app.select_tab) app.current = i;
+                if (!app.select_tab) app.go_to(i);
                 ImGui::EndTabItem();
             }
         }
         app.select_tab = false;
-        if (app.current + 1 < app.lessons.size()) {  // every lesson ends with a pointer to the next
-            const std::string next = "Next: " + std::string(app.lessons[app.current + 1]->title()) + "  \xe2\x86\x92";
-            if (ImGui::TabItemButton(next.c_str(), ImGuiTabItemFlags_Trailing)) app.go_to(app.current + 1);
+        const std::size_t next = app.at_home ? 0 : app.current + 1;
+        if (next < app.lessons.size()) {  // every lesson ends with a pointer to the next
+            std::string label = "Next: " + std::string(app.lessons[next]->title()) + "  \xe2\x86\x92";
+            if (ImGui::CalcTextSize(label.c_str()).x > ImGui::GetContentRegionAvail().x * 0.3f) label = "Next  \xe2\x86\x92";
+            if (ImGui::TabItemButton(label.c_str(), ImGuiTabItemFlags_Trailing)) app.go_to(next);
         }
         ImGui::EndTabBar();
     }
-    draw_intro(app);
-    ImGui::PushID(std::string(app.lesson().id()).c_str());  // each lesson's children keep their own scroll state
-    app.lesson().draw(dt_s);
-    ImGui::PopID();
+    if (app.at_home) {
+        const int pick = ui::draw_home(app.home, app.home_pick);
+        if (pick >= 0) app.go_to(static_cast<std::size_t>(pick));
+    } else {
+        draw_intro(app);
+        ImGui::PushID(std::string(app.lesson().id()).c_str());  // each lesson's children keep their own scroll state
+        app.lesson().draw(dt_s);
+        ImGui::PopID();
+    }
     ImGui::End();
     draw_shortcuts(app);
     draw_path_popup(app);
@@ -403,9 +441,16 @@ void configure_lessons(App& app) {
         if (o.gpu_cores) s.gpu_cores = o.gpu_cores;
         layers->apply(s);
     }
-    const std::string& wanted = o.lesson.empty() ? app.settings.lesson : o.lesson;
-    for (std::size_t i = 0; i < app.lessons.size(); ++i)
+    // The home screen unless a lesson is named, a lesson's flag is given, or the settings remember one.
+    const bool lesson_flags = !o.widths.empty() || !o.mode.empty() || o.cpu_cores || o.gpu_cores || o.play;
+    const std::string saved = lesson_flags && app.settings.lesson == "home" ? "layers" : app.settings.lesson;
+    const std::string& wanted = o.lesson.empty() ? saved : o.lesson;
+    for (std::size_t i = 0; i < app.lessons.size(); ++i) {
         if (app.lessons[i]->id() == wanted) app.current = i;
+        app.home.push_back({std::string(app.lessons[i]->id()), std::string(app.lessons[i]->title()),
+                            std::string(app.lessons[i]->summary())});
+    }
+    app.at_home = wanted == "home";
 }
 
 void apply_scale_and_theme(App& app, float scale) {
@@ -426,7 +471,7 @@ void remember_settings(App& app) {
     Settings& s = app.settings;
     s.theme = app.theme == ui::ThemeKind::dark ? "dark" : "projector";
     s.scale = ui::view().scale;
-    s.lesson = std::string(app.lesson().id());
+    s.lesson = app.at();
     s.speed = app.lesson().playback().speed();
     if (!app.fullscreen) glfwGetWindowSize(app.window, &s.window_width, &s.window_height);
     const std::string error = save_settings(app.settings_dir, s);
@@ -493,11 +538,16 @@ int run(const Options& options) {
     const int stop_after = bench ? options.bench_frames : options.frames > 0 ? options.frames
                                                          : !options.screenshot.empty() ? 3 : 0;
     int exit_code = 0;
+    std::string noted_seen, noted_printed;  // --log-state: the noted controls last frame, and as last printed
+    std::unique_ptr<MonkeyDriver> monkey;  // the soak test's random input (--monkey SEED)
+    if (options.monkey)
+        monkey = std::make_unique<MonkeyDriver>(options.monkey_seed, stop_after, static_cast<int>(app.lessons.size()), app.window);
     while (!glfwWindowShouldClose(app.window)) {
         int fb_w = 0, fb_h = 0;
         glfwGetFramebufferSize(app.window, &fb_w, &fb_h);
         if (glfwGetWindowAttrib(app.window, GLFW_ICONIFIED) || fb_w <= 0 || fb_h <= 0) {
             glfwWaitEventsTimeout(0.25);  // minimised: sleep instead of spinning
+            if (monkey) monkey->while_minimised();
             last = Clock::now();
             continue;
         }
@@ -515,6 +565,7 @@ int run(const Options& options) {
 
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
+        if (monkey) monkey->inject();
         ImGui::NewFrame();
         if (io.InputQueueCharacters.Size > 0 || io.MouseDown[0] || ImGui::IsAnyItemActive())
             busy_until = now_s + 0.5;
@@ -540,11 +591,22 @@ int run(const Options& options) {
             first_frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - g_process_start).count();
         if (bench && frame > 10) stats.ms.push_back(frame_ms);  // skip warm-up frames
         if (options.log_state) {
-            if (frame == 2) std::cout << ui::noted_items() << std::flush;  // after layout has settled
+            // The noted controls whenever they have moved or new ones show, once they have held
+            // still for a frame (so a test clicks where they are, and a moving one never floods the log).
+            std::string noted = ui::noted_items();
+            if (frame >= 2 && noted == noted_seen && noted != noted_printed) {
+                std::cout << noted << std::flush;
+                noted_printed = noted;
+                app.last_status.clear();  // the state line again, so the log still ends with one
+            }
+            noted_seen = std::move(noted);
             char view[96];
             std::snprintf(view, sizeof view, " view: scale=%.2f presenter=%d theme=%s", ui::view().scale,
                           ui::view().presenter ? 1 : 0, app.theme == ui::ThemeKind::dark ? "dark" : "projector");
-            const std::string s = "at=" + std::string(app.lesson().id()) + " " + app.lesson().status() + view;
+            const std::string where = app.at_home ? "lessons=" + std::to_string(app.lessons.size()) + " selected=" +
+                                                        std::string(app.lessons[static_cast<std::size_t>(app.home_pick)]->id())
+                                                  : app.lesson().status();
+            const std::string s = "at=" + app.at() + " " + where + view;
             if (s != app.last_status) {
                 std::cout << "state: " << s << std::endl;
                 app.last_status = s;
@@ -555,11 +617,12 @@ int run(const Options& options) {
     if (bench) {
         std::printf("bench-frames: lesson=%s size=%dx%d frames=%zu p50_ms=%.2f p95_ms=%.2f p99_ms=%.2f max_ms=%.2f "
                     "first_frame_ms=%.1f peak_rss_MB=%.1f renderer=\"%s\"\n",
-                    std::string(app.lesson().id()).c_str(), width, height, stats.ms.size(), stats.percentile(0.5),
+                    app.at().c_str(), width, height, stats.ms.size(), stats.percentile(0.5),
                     stats.percentile(0.95), stats.percentile(0.99), stats.percentile(1.0), first_frame_ms, peak_rss_mb(),
                     app.renderer.c_str());
         std::fflush(stdout);
     }
+    if (monkey) monkey->report(std::cout);
     remember_settings(app);
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();

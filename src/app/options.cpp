@@ -2,6 +2,7 @@
 #include "app/options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <ostream>
 
 #include "cli/cli.hpp"
@@ -22,7 +23,17 @@ std::optional<int> parse_options(const std::vector<std::string>& args, Options& 
                  "math-to-metal"};
     std::string size;
     bool version = false;
-    app.add_option("--lesson", o.lesson, "lesson to open")->check(CLI::IsMember(lessons::lesson_ids()));
+    // The help lists the lessons between braces (scripts read that list); "home" is said in words.
+    std::string ids;
+    for (const std::string& id : lessons::lesson_ids()) ids += (ids.empty() ? "" : ",") + id;
+    const CLI::Validator lesson_or_home(
+        [ids](std::string& v) -> std::string {
+            const auto known = lessons::lesson_ids();
+            if (v == "home" || std::find(known.begin(), known.end(), v) != known.end()) return {};
+            return v + " not in {" + ids + "} or home";
+        },
+        "{" + ids + "}", "lesson");
+    app.add_option("--lesson", o.lesson, "lesson to open, or home: the list of lessons")->check(lesson_or_home);
     app.add_option("--size", size, "window size WxH, e.g. 1920x1080 (320x240 to 7680x4320)");
     app.add_option("--screenshot", o.screenshot, "save a PNG of the window to FILE, then exit");
     app.add_option("--frames", o.frames, "render N frames, then exit (with --screenshot: before saving)")
@@ -44,11 +55,25 @@ std::optional<int> parse_options(const std::vector<std::string>& args, Options& 
     app.add_flag("--fullscreen", o.fullscreen, "start fullscreen (F11 toggles)");
     app.add_flag("--presenter", o.presenter, "start in presenter view: scene and readouts only (H toggles)");
     app.add_option("--scenario", o.scenario, "open a saved scenario file (File > Save scenario)");
+    auto* monkey = app.add_option("--monkey", o.monkey_seed,
+                                  "soak test: N frames (--frames, default 20000) of random input from this seed")
+                       ->check(CLI::Validator(
+                           [](std::string& v) {
+                               const bool digits = !v.empty() && v.size() <= 19 &&
+                                                   v.find_first_not_of("0123456789") == std::string::npos;
+                               return digits ? std::string() : "a seed is a whole number of up to 19 digits, not '" + v + "'";
+                           },
+                           "SEED"))
+                       ->excludes("--bench-frames", "--screenshot");
     app.add_flag("--version", version, "print the version and exit");
     if (auto code = cli::parse_or_exit(app, args, cout, cerr)) return code;
     if (version) {
         cout << "math-to-metal " << M2M_VERSION << "\n";
         return cli::exit_ok;
+    }
+    if (monkey->count() > 0) {
+        o.monkey = true;
+        if (o.frames == 0) o.frames = 20000;
     }
     if (!size.empty()) {
         int w = 0, h = 0;

@@ -1,6 +1,7 @@
 // The windowed app's command line.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -9,7 +10,7 @@
 namespace m2m::app {
 
 struct Options {
-    std::string lesson;          ///< empty: the lesson open last time (settings), else Lesson 1
+    std::string lesson;          ///< a lesson's id or "home"; empty: what was open last time (settings), else home
     int width = 1280, height = 720;
     std::string screenshot;      ///< save a PNG of the window after the frames and exit
     int frames = 0;              ///< stop after this many frames (0: run until closed)
@@ -25,6 +26,8 @@ struct Options {
     std::vector<int> widths;     ///< Lesson 1's network, inputs to outputs
     std::string mode;            ///< Lesson 1's timing mode: lesson | hardware
     unsigned cpu_cores = 0, gpu_cores = 0;
+    bool monkey = false;              ///< the soak test: random input from a seed (src/app/monkey.hpp)
+    std::uint64_t monkey_seed = 0;
 };
 
 /// Parses the app's flags; returns an exit code when the program should stop now.

@@ -33,7 +33,7 @@ Settings parse_settings(const std::string& text) {
     get_string("theme", s.theme, {"dark", "projector"});
     get_string("lesson", s.lesson, {});
     const auto ids = lessons::lesson_ids();
-    if (std::find(ids.begin(), ids.end(), s.lesson) == ids.end()) s.lesson = "layers";  // a lesson since removed
+    if (s.lesson != "home" && std::find(ids.begin(), ids.end(), s.lesson) == ids.end()) s.lesson = "layers";  // a lesson since removed
     if (j.contains("scale")) {
         if (!j["scale"].is_number()) throw std::invalid_argument("\"scale\" is not a number");
         s.scale = std::clamp(j["scale"].get<float>(), ui::View::min_scale, ui::View::max_scale);

@@ -8,7 +8,7 @@ namespace m2m::app {
 struct Settings {
     std::string theme = "dark";  ///< dark | projector
     float scale = 1.0f;
-    std::string lesson = "layers";
+    std::string lesson = "home";  ///< a lesson's id, or "home": the home screen (nothing saved yet)
     int window_width = 1280, window_height = 720;
     double speed = 1.0;
 };

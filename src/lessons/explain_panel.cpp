@@ -278,7 +278,8 @@ void ExplainPanel::draw_readouts() {
     heading("From your own runs");
     if (m_run_sentences.empty())
         wrapped(th.text_dim,
-                "Play a run to its end in Lesson 1 and your own numbers show up here, ready to use in your answer.");
+                "Play a run to its end in Lessons 1 to 3 and your own numbers show up here, ready to use in your "
+                "answer.");
     for (const std::string& s : m_run_sentences) {
         ImGui::Bullet();
         ImGui::SameLine();

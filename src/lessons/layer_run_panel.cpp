@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
+#include <iterator>
 
 #include "lessons/run_log.hpp"
 #include "m2m/presets/presets.hpp"
@@ -159,6 +161,7 @@ void LayerRunPanel::draw(float dt_s) {
     m_measure.tick();  // the measurement's worker results and its GPU slice for this frame
     // A run played to its end becomes a fact for "Explain it back" (repeats are ignored).
     if (m_playback.finished() && m_playback.cursor() > 0) record_layer_run(m_setup, m_result);
+    if (m_real_scale.draw()) return;  // the "Real scale" tab drew the whole lesson area
     const float fs = ImGui::GetFontSize();
     if (!ui::view().presenter) {  // presenter mode: only the scene and the readouts
         const float controls_w = std::min(fs * 21.0f, ImGui::GetContentRegionAvail().x * 0.36f);
@@ -182,9 +185,9 @@ void LayerRunPanel::draw_controls() {
     bool changed = false;
     int mode = m_setup.mode == core::TimingMode::lesson ? 0 : 1;
     ImGui::TextUnformatted("Timing");
-    ImGui::SameLine();
+    ui::same_line_if_fits(ui::radio_width("Lesson"));
     bool mode_clicked = ImGui::RadioButton("Lesson", &mode, 0);
-    ImGui::SameLine();
+    ui::same_line_if_fits(ui::radio_width("Hardware"));
     mode_clicked |= ImGui::RadioButton("Hardware", &mode, 1);
     if (mode_clicked) {
         const auto next = mode == 0 ? core::TimingMode::lesson : core::TimingMode::hardware;
@@ -224,8 +227,9 @@ void LayerRunPanel::draw_controls() {
     ui::playback_controls(m_playback);
     ImGui::Separator();
     ImGui::TextUnformatted("Predict, then run");
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.4f);
-    ImGui::InputFloat("\xc3\x97 sooner on the GPU?", &m_guess, 0, 0, m_guess > 0 ? "%.3g" : "your guess");
+    const ui::LabelFit guess_label = ui::fit_label("\xc3\x97 sooner on the GPU?", 0.4f);
+    ImGui::SetNextItemWidth(guess_label.width);
+    ImGui::InputFloat(guess_label.label.c_str(), &m_guess, 0, 0, m_guess > 0 ? "%.3g" : "your guess");
     m_guess = std::clamp(m_guess, 0.0f, 1e9f);
     ui::note_item("guess_box");
 
@@ -234,20 +238,22 @@ void LayerRunPanel::draw_controls() {
     auto& w = m_setup.network.widths;
     const ImGuiSliderFlags clamp = ImGuiSliderFlags_AlwaysClamp;
     const ImGuiSliderFlags log_clamp = clamp | ImGuiSliderFlags_Logarithmic;
-    const float slider_w = ImGui::GetContentRegionAvail().x * 0.55f;
-    ImGui::SetNextItemWidth(slider_w);
-    changed |= ImGui::SliderInt("Inputs", &w.front(), 1, core::max_layer_width, "%d", log_clamp);
+    // Each slider leaves its label room beside it, or puts the label above on a narrow panel.
+    auto slider = [](const char* label, int* v, int lo, int hi, ImGuiSliderFlags flags) {
+        const ui::LabelFit fit = ui::fit_label(label, 0.55f);
+        ImGui::SetNextItemWidth(fit.width);
+        return ImGui::SliderInt(fit.label.c_str(), v, lo, hi, "%d", flags);
+    };
+    changed |= slider("Inputs", &w.front(), 1, core::max_layer_width, log_clamp);
     int hidden = static_cast<int>(w.size()) - 2;
-    ImGui::SetNextItemWidth(slider_w);
-    if (ImGui::SliderInt("Hidden layers", &hidden, 0, core::max_hidden_layers, "%d", clamp)) {
+    if (slider("Hidden layers", &hidden, 0, core::max_hidden_layers, clamp)) {
         const int out = w.back();
         w.resize(static_cast<std::size_t>(hidden) + 1, m_uniform_width);
         w.push_back(out);
         changed = true;
     }
     if (hidden > 0) {
-        ImGui::SetNextItemWidth(slider_w);
-        if (ImGui::SliderInt("Width (all)", &m_uniform_width, 1, core::max_layer_width, "%d", log_clamp)) {
+        if (slider("Width (all)", &m_uniform_width, 1, core::max_layer_width, log_clamp)) {
             std::fill(w.begin() + 1, w.end() - 1, m_uniform_width);
             changed = true;
         }
@@ -256,27 +262,23 @@ void LayerRunPanel::draw_controls() {
             for (int l = 1; l <= hidden; ++l) {
                 char label[32];
                 std::snprintf(label, sizeof label, "Layer %d", l);
-                ImGui::SetNextItemWidth(slider_w);
-                changed |= ImGui::SliderInt(label, &w[static_cast<std::size_t>(l)], 1, core::max_layer_width, "%d", log_clamp);
+                changed |= slider(label, &w[static_cast<std::size_t>(l)], 1, core::max_layer_width, log_clamp);
             }
             ImGui::TreePop();
         }
     }
-    ImGui::SetNextItemWidth(slider_w);
-    changed |= ImGui::SliderInt("Outputs", &w.back(), 1, core::max_layer_width, "%d", log_clamp);
+    changed |= slider("Outputs", &w.back(), 1, core::max_layer_width, log_clamp);
 
     ImGui::Separator();
     ImGui::TextUnformatted("Machines");
     const bool hw = m_setup.mode == core::TimingMode::hardware;
     int cpu_cores = static_cast<int>(m_setup.cpu_cores), gpu_cores = static_cast<int>(m_setup.gpu_cores);
-    ImGui::SetNextItemWidth(slider_w);
-    if (ImGui::SliderInt("CPU cores", &cpu_cores, 1, hw ? static_cast<int>(m_setup.cpu.cores) : 128, "%d", log_clamp)) {
+    if (slider("CPU cores", &cpu_cores, 1, hw ? static_cast<int>(m_setup.cpu.cores) : 128, log_clamp)) {
         m_setup.cpu_cores = static_cast<std::uint32_t>(cpu_cores);
         changed = true;
     }
-    ImGui::SetNextItemWidth(slider_w);
-    if (ImGui::SliderInt("GPU cores", &gpu_cores, 1, hw ? static_cast<int>(m_setup.gpu.cores) : static_cast<int>(core::max_cores),
-                         "%d", log_clamp)) {
+    if (slider("GPU cores", &gpu_cores, 1, hw ? static_cast<int>(m_setup.gpu.cores) : static_cast<int>(core::max_cores),
+               log_clamp)) {
         m_setup.gpu_cores = static_cast<std::uint32_t>(gpu_cores);
         changed = true;
     }
@@ -312,25 +314,31 @@ void LayerRunPanel::draw_machine(const char* title, const char* subtitle, const 
     const ImU32 colour = gpu ? th.gpu : th.cpu;
     ImGui::BeginChild(gpu ? "gpu" : "cpu", size, true, ImGuiWindowFlags_NoScrollbar);
     const MachineFrame f = frame_of(m, m_playback.cursor(), gpu);
+    const float top = ImGui::GetCursorPosY();
+    ImGui::PushTextWrapPos(0.0f);  // on a narrow card (a 1024x768 projector) the words wrap rather than being cut
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
     ImGui::TextUnformatted(title);
     ImGui::PopStyleColor();
-    // On a narrow card (a 1024x768 projector) the subtitle takes its own line rather than being cut.
     if (ImGui::GetItemRectSize().x + ImGui::CalcTextSize(subtitle).x + ImGui::GetFontSize() < ImGui::GetContentRegionAvail().x)
         ImGui::SameLine();
-    ImGui::TextDisabled("%s", subtitle);
+    ImGui::PushStyleColor(ImGuiCol_Text, th.text_dim);
+    ImGui::TextUnformatted(subtitle);
+    ImGui::PopStyleColor();
+    ImGui::PopTextWrapPos();
 
     const float fs = ImGui::GetFontSize();
+    // Lines of title beyond the two the card is laid out for come out of the drawing.
+    const float extra = std::max(0.0f, ImGui::GetCursorPosY() - top - 2 * ImGui::GetTextLineHeightWithSpacing());
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x;
-    const float net_h = (size.y - fs * 5.5f) * 0.68f;
+    const float net_h = std::max(fs, (size.y - fs * 5.5f - extra) * 0.68f);
     ui::draw_network(f.network, p, ImVec2(p.x + w, p.y + net_h), colour);
     ImGui::Dummy(ImVec2(w, net_h));
 
     // The cores: a few big boxes on the CPU, a grid of small squares on the GPU.
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 c0 = ImGui::GetCursorScreenPos();
-    const float cores_h = size.y - fs * 5.5f - net_h;
+    const float cores_h = std::max(fs * 0.5f, size.y - fs * 5.5f - extra - net_h);
     const int cells = static_cast<int>(f.cell_busy.size());
     const int cols = gpu ? std::max(1, static_cast<int>(std::ceil(std::sqrt(cells * w / std::max(cores_h, 1.0f)))))
                          : std::min(cells, 16);
@@ -346,16 +354,35 @@ void LayerRunPanel::draw_machine(const char* title, const char* subtitle, const 
         dl->AddRectFilled(ImVec2(x + pad, y + pad), ImVec2(x + cw - pad, y + ch - pad), fill, gpu ? 0.0f : 4.0f);
     }
     ImGui::Dummy(ImVec2(w, cores_h));
-    if (f.cores_per_cell > 1)
-        ImGui::TextDisabled("each square: %s cores", core::format_count(f.cores_per_cell).c_str());
+    // Each line below in the longest wording that fits the card (a narrow card gets the short one).
+    auto line = [&](ImU32 c, std::initializer_list<std::string> options) {
+        const std::string* pick = std::prev(options.end());  // the shortest, wrapped if even that is too wide
+        for (const std::string& o : options)
+            if (ImGui::CalcTextSize(o.c_str()).x <= w) {
+                pick = &o;
+                break;
+            }
+        ImGui::PushStyleColor(ImGuiCol_Text, c);
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(pick->c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::PopStyleColor();
+    };
+    const std::string per_cell = core::format_count(f.cores_per_cell);
+    if (f.cores_per_cell > 1) line(th.text_dim, {"each square: " + per_cell + " cores", per_cell + " cores each"});
     const std::int64_t total = m_result.neurons;
+    const std::string done = core::format_count(f.done), all = core::format_count(total);
+    const std::string& time = gpu ? m_story.gpu_time : m_story.cpu_time;
     if (f.done >= total)
-        ImGui::Text("done: %s neurons in %s", core::format_count(total).c_str(), gpu ? m_story.gpu_time.c_str() : m_story.cpu_time.c_str());
+        line(th.text, {"done: " + all + " neurons in " + time, "done in " + time, "done"});
     else if (f.active_layer > 0)
-        ImGui::Text("layer %d of %zu \xc2\xb7 %s of %s neurons done", f.active_layer, m_setup.network.widths.size() - 1,
-                    core::format_count(f.done).c_str(), core::format_count(total).c_str());
+        line(th.text, {"layer " + std::to_string(f.active_layer) + " of " + std::to_string(m_setup.network.widths.size() - 1) +
+                           " \xc2\xb7 " + done + " of " + all + " neurons done",
+                       done + " of " + all + " neurons done", done + " of " + all});
+    else if (m_playback.cursor() > 0)
+        line(th.text, {"launching the next layer\xe2\x80\xa6", "launching\xe2\x80\xa6"});
     else
-        ImGui::TextUnformatted(m_playback.cursor() > 0 ? "launching the next layer\xe2\x80\xa6" : "ready");
+        line(th.text, {"ready"});
     ImGui::EndChild();
 }
 
@@ -377,18 +404,18 @@ void LayerRunPanel::draw_clocks() {
 void LayerRunPanel::draw_readouts() {
     const auto& th = ui::theme();
     const bool gpu_faster = m_result.gpu.finish < m_result.cpu.finish;
-    ui::readout("NEURONS", core::format_count(m_result.neurons), th.text);
-    ImGui::SameLine(0, ImGui::GetFontSize() * 2.5f);
-    ui::readout("PARAMETERS", core::format_count(m_result.parameters), th.text);
-    ImGui::SameLine(0, ImGui::GetFontSize() * 2.5f);
-    ui::readout(gpu_faster ? "GPU FINISHES SOONER BY" : "GPU IS NOT FASTER: CPU TIME / GPU TIME", m_story.speedup,
-                gpu_faster ? th.gpu : th.warning);
+    // Side by side while they fit; on a narrow scene the next one starts a new line.
+    std::vector<ui::Readout> items = {
+        {"NEURONS", core::format_count(m_result.neurons), th.text},
+        {"PARAMETERS", core::format_count(m_result.parameters), th.text},
+        {gpu_faster ? "GPU FINISHES SOONER BY" : "GPU IS NOT FASTER: CPU TIME / GPU TIME", m_story.speedup,
+         gpu_faster ? th.gpu : th.warning}};
     if (m_guess > 0 && m_playback.finished() && m_playback.end() > 0) {
         char line[160];
         std::snprintf(line, sizeof line, "You guessed %.3g\xc3\x97; the run says %s.", m_guess, m_story.speedup.c_str());
-        ImGui::SameLine(0, ImGui::GetFontSize() * 2.5f);
-        ui::readout("YOUR GUESS", line, th.accent);
+        items.push_back({"YOUR GUESS", line, th.accent});
     }
+    ui::readouts(items, ImGui::GetFontSize() * 2.5f);
     ui::text_wrapped_coloured(gpu_faster ? th.text : th.warning, m_story.verdict);
 }
 
@@ -428,7 +455,8 @@ nlohmann::json LayerRunPanel::save_state() const {
             {"gpu_cores", m_setup.gpu_cores},
             {"cpu", m_setup.cpu.id},
             {"gpu", m_setup.gpu.id},
-            {"speed", m_playback.speed()}};
+            {"speed", m_playback.speed()},
+            {"real_scale", m_real_scale.save_state()}};
 }
 
 void LayerRunPanel::load_state(const nlohmann::json& j) {
@@ -473,8 +501,11 @@ void LayerRunPanel::load_state(const nlohmann::json& j) {
         if (!j["speed"].is_number()) fail("\"speed\" must be a number");
         speed = j["speed"].get<double>();
     }
+    RealScaleView real_scale = m_real_scale;  // checked on a copy, so a bad one changes nothing
+    if (j.contains("real_scale")) real_scale.load_state(j["real_scale"], "Lesson 1: \"real_scale\"");
     apply(s);
     m_playback.set_speed(speed);
+    m_real_scale = std::move(real_scale);
 }
 
 std::string LayerRunPanel::timeline_csv() const {

@@ -6,6 +6,7 @@
 
 #include "lessons/lesson.hpp"
 #include "lessons/measure_view.hpp"
+#include "lessons/real_scale_view.hpp"
 #include "m2m/core/layer_run.hpp"
 #include "ui/network_view.hpp"
 
@@ -66,6 +67,7 @@ private:
     float m_guess = 0;
     std::size_t m_cpu_preset = 0, m_gpu_preset = 0;
     MeasureView m_measure;  ///< "Measure this machine": the same network run for real
+    RealScaleView m_real_scale;  ///< the "Real scale" tab: a frontier model on one CPU, one GPU, a cluster
 };
 
 }  // namespace m2m::lessons

@@ -170,7 +170,7 @@ void MeasureView::draw_controls(const core::Network& net) {
     // in tooltips.
     const auto& th = ui::theme();
     ImGui::TextUnformatted("Measure this machine");
-    ImGui::SameLine();
+    ui::same_line_if_fits(ImGui::CalcTextSize("(?)").x);
     ImGui::TextDisabled("(?)");
     if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
@@ -185,13 +185,13 @@ void MeasureView::draw_controls(const core::Network& net) {
     if (!busy()) {
         if (ImGui::Button("Measure")) start(net.widths);
         ui::note_item("measure_button");
-        ImGui::SameLine();
+        ui::same_line_if_fits(ui::button_width("Sweep the width"));
         ImGui::BeginDisabled(net.widths.size() < 3);
         if (ImGui::Button("Sweep the width")) start_sweep(net.widths);
         ui::note_item("sweep_button");
         ImGui::EndDisabled();
         if (m_last && !m_showing) {
-            ImGui::SameLine();
+            ui::same_line_if_fits(ui::button_width("Show"));
             if (ImGui::Button("Show")) m_showing = true;
         }
     } else {
@@ -201,8 +201,9 @@ void MeasureView::draw_controls(const core::Network& net) {
         ui::note_item("cancel_button");
     }
     ImGui::BeginDisabled(busy());
-    ImGui::SetNextItemWidth(slider_w);
-    ImGui::SliderInt("Batch (inputs)", &m_batch, 1, measure::max_batch, "%d",
+    const ui::LabelFit batch_label = ui::fit_label("Batch (inputs)", 0.55f);
+    ImGui::SetNextItemWidth(batch_label.width);
+    ImGui::SliderInt(batch_label.label.c_str(), &m_batch, 1, measure::max_batch, "%d",
                      ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
     ImGui::EndDisabled();
     measure::MeasureConfig preview;

@@ -1,8 +1,8 @@
 // Lesson 2's panel: controls on the left; on the right the two racks with the tensor (or the
 // all-reduce ring) crossing their wires, the lesson's readouts, and where the time goes.
 //
-// [SECTION] set-up and recompute   [SECTION] frame state   [SECTION] controls   [SECTION] scene
-// [SECTION] scenario, CSV and words   [SECTION] status
+// [SECTION] set-up and recompute   [SECTION] frame state   [SECTION] controls   [SECTION] predict, then reveal
+// [SECTION] scene   [SECTION] scenario, CSV and words   [SECTION] status
 #include "lessons/rack_panel.hpp"
 
 #include <imgui.h>
@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "lessons/run_log.hpp"
 #include "m2m/presets/presets.hpp"
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
@@ -241,6 +242,11 @@ ui::RackPaint RackPanel::paint_at(double cursor) const {
 
 void RackPanel::draw(float dt_s) {
     m_playback.advance(dt_s);
+    // A send played to its end becomes a fact for "Explain it back" (repeats are ignored).
+    if (send_finished())
+        run_log().record(core::TransferFact{std::string(core::link_type_label(m_transfer.run.route.type)),
+                                            static_cast<double>(m_transfer.run.request.bytes), m_transfer.time_s,
+                                            m_transfer.relative_time});
     const float fs = ImGui::GetFontSize();
     if (!ui::view().presenter) {  // presenter mode: only the scene and the readouts
         const float controls_w = std::min(fs * 21.0f, ImGui::GetContentRegionAvail().x * 0.36f);
@@ -249,8 +255,12 @@ void RackPanel::draw(float dt_s) {
         ImGui::EndChild();
         ImGui::SameLine();
     }
-    ImGui::BeginChild("scene", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    // The scene is laid out to fit; when a small window cannot hold the words under the drawing,
+    // the mouse wheel reaches them (no scrollbar, so the width and the wrapping stay put).
+    ImGui::BeginChild("scene", ImVec2(0, 0), false,
+                      ImGuiWindowFlags_NoScrollbar | (m_scene_scrolls ? 0 : ImGuiWindowFlags_NoScrollWithMouse));
     draw_scene();
+    m_scene_scrolls = ImGui::GetScrollMaxY() > 0;
     ImGui::EndChild();
 }
 
@@ -278,8 +288,12 @@ void RackPanel::draw_controls() {
 
     const presets::SystemPreset& sys = system_preset(m_system);
     ImGui::TextUnformatted("System");
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("(sources)").x - ImGui::GetStyle().ItemSpacing.x * 2);
+    // The combo beside its label when its name fits there, else on the line below.
+    const float sources_w = ImGui::CalcTextSize("(sources)").x + ImGui::GetStyle().ItemSpacing.x * 2;
+    const float combo_w = ImGui::CalcTextSize(short_name(sys.spec.name).c_str()).x + ImGui::GetFrameHeight() +
+                          ImGui::GetStyle().FramePadding.x * 2;
+    ui::same_line_if_fits(combo_w + sources_w);
+    ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, std::max(combo_w, ImGui::GetContentRegionAvail().x - sources_w)));
     if (ImGui::BeginCombo("##system", short_name(sys.spec.name).c_str())) {
         for (std::size_t i = 0; i < system_ids().size(); ++i)
             if (ImGui::Selectable(short_name(system_preset(i).spec.name).c_str(), i == m_system) && i != m_system) {
@@ -296,7 +310,7 @@ void RackPanel::draw_controls() {
     int mode = m_mode == Mode::send ? 0 : 1;
     bool mode_clicked = ImGui::RadioButton("Send a tensor", &mode, 0);
     ui::note_item("mode_send");
-    ImGui::SameLine();
+    ui::same_line_if_fits(ui::radio_width("All-reduce"));
     mode_clicked |= ImGui::RadioButton("All-reduce", &mode, 1);
     ui::note_item("mode_allreduce");
     if (mode_clicked && (mode == 0) != (m_mode == Mode::send)) set_mode(mode == 0 ? Mode::send : Mode::all_reduce);
@@ -320,7 +334,7 @@ void RackPanel::draw_legend() {
     const float s = std::round(ImGui::GetFontSize() * 0.6f);
     const std::pair<ImU32, const char*> keys[] = {{th.nvlink, "NVLink"}, {th.infiniband, "InfiniBand"}, {th.accent, "the tensor"}};
     for (std::size_t i = 0; i < 3; ++i) {
-        if (i > 0) ImGui::SameLine(0, ImGui::GetFontSize());
+        if (i > 0) ui::same_line_if_fits(s * 1.5f + ImGui::CalcTextSize(keys[i].second).x, ImGui::GetFontSize());
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const float y = p.y + (ImGui::GetTextLineHeight() - s) * 0.5f;
         ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + s, y + s), keys[i].first);
@@ -335,24 +349,83 @@ void RackPanel::draw_send_controls() {
     const core::Cluster& c = cluster();
     ui::text_wrapped_coloured(m_picking_to ? th.accent : th.text_dim,
                               m_picking_to ? "Now click the GPU that receives it." : "Click two GPUs: the sender, then the receiver.");
-    ImGui::Text("GPU %u (node %u)  \xe2\x86\x92  GPU %u (node %u)", m_from, c.node_of(m_from), m_to, c.node_of(m_to));
-    // Quick picks for the receiver, one row of equal buttons.
+    char route[96];
+    std::snprintf(route, sizeof route, "GPU %u (node %u)  \xe2\x86\x92  GPU %u (node %u)", m_from, c.node_of(m_from), m_to,
+                  c.node_of(m_to));
+    ui::text_wrapped_coloured(th.text, route);
+    // Quick picks for the receiver: one row of equal buttons, or as many rows as their words need.
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float w = std::floor((ImGui::GetContentRegionAvail().x - 2 * spacing) / 3);
     const std::pair<const char*, Pick> picks[] = {{"same node", Pick::same_node}, {"other node", Pick::other_node}, {"other rack", Pick::other_rack}};
     const char* names[] = {"pick_same_node", "pick_other_node", "pick_other_rack"};
+    float widest = 0;
+    for (const auto& p : picks) widest = std::max(widest, ui::button_width(p.first));
     for (std::size_t i = 0; i < 3; ++i) {
-        if (i > 0) ImGui::SameLine();
-        if (ImGui::Button(picks[i].first, ImVec2(w, 0))) pick(picks[i].second);
+        if (i > 0) ui::same_line_if_fits(std::max(w, widest));
+        if (ImGui::Button(picks[i].first, ImVec2(std::max(w, widest), 0))) pick(picks[i].second);
         ui::note_item(names[i]);
     }
+    // The tensor's size and Send on one row; on a narrow panel the label goes above the slider.
     const float send_w = ImGui::CalcTextSize("Send").x + ImGui::GetStyle().FramePadding.x * 2;
-    if (bytes_slider("Tensor", m_bytes, ImGui::GetContentRegionAvail().x - send_w - ImGui::CalcTextSize("Tensor").x - 3 * spacing))
+    const float beside = ImGui::GetContentRegionAvail().x - send_w - ImGui::CalcTextSize("Tensor").x - 3 * spacing;
+    if (beside < ImGui::GetFontSize() * 5) ImGui::TextUnformatted("Tensor");
+    if (beside < ImGui::GetFontSize() * 5 ? bytes_slider("##Tensor", m_bytes, ImGui::GetContentRegionAvail().x - send_w - spacing)
+                                          : bytes_slider("Tensor", m_bytes, beside))
         recompute();
     ui::note_item("size_slider");
     ImGui::SameLine();
     if (ImGui::Button("Send")) send();
     ui::note_item("send_button");
+    draw_predict();
+}
+
+// [SECTION] predict, then reveal ---------------------------------------------------------------
+
+void RackPanel::draw_predict() {
+    // Optional and out of the way: closed until the student opens it.
+    const bool open = ImGui::TreeNode("Predict first?");
+    ui::note_item("rack_predict_open");
+    if (!open) return;
+    ImGui::TextWrapped("Before you press Send: which wire will the tensor cross?");
+    int link = !m_guess.link ? 0 : *m_guess.link == core::LinkType::nvlink ? 1 : 2;
+    const char* choices[] = {"no guess", "NVLink", "InfiniBand"};
+    const char* hooks[] = {"guess_none", "guess_nvlink", "guess_infiniband"};
+    for (int i = 0; i < 3; ++i) {
+        if (i > 0) ui::same_line_if_fits(ui::radio_width(choices[i]));
+        if (ImGui::RadioButton(choices[i], &link, i))
+            m_guess.link = i == 0 ? std::nullopt : std::optional(i == 1 ? core::LinkType::nvlink : core::LinkType::infiniband);
+        ui::note_item(hooks[i]);
+    }
+    ImGui::TextWrapped("And how many times as long as the same send inside one node?");
+    float times = static_cast<float>(m_guess.times);
+    const ui::LabelFit times_label = ui::fit_label("\xc3\x97 as long##guess", 0.4f);
+    ImGui::SetNextItemWidth(times_label.width);
+    if (ImGui::InputFloat(times_label.label.c_str(), &times, 0, 0, times > 0 ? "%.3g" : "your guess"))
+        m_guess.times = std::clamp(static_cast<double>(times), 0.0, 1e6);
+    ui::note_item("guess_times");
+    ImGui::TreePop();
+}
+
+core::SendReveal RackPanel::reveal() const { return core::reveal_send(m_guess, cluster(), m_transfer); }
+
+float RackPanel::reveal_height(float wrap) const {
+    if (!send_finished() || !m_guess.any()) return 0;
+    float h = 0;
+    for (const std::string& line : reveal().lines)
+        h += ImGui::CalcTextSize(line.c_str(), nullptr, false, wrap).y + ImGui::GetStyle().ItemSpacing.y;
+    return h;
+}
+
+void RackPanel::draw_reveal() {
+    if (!send_finished() || !m_guess.any()) return;
+    const auto& th = ui::theme();
+    const core::SendReveal r = reveal();
+    for (std::size_t i = 0; i < r.lines.size(); ++i) {
+        const bool link_line = r.link_guessed && i == 0;
+        const bool right = link_line ? r.link_right : r.times_close;
+        ui::text_wrapped_coloured(right ? th.nvlink : th.accent, r.lines[i]);
+        if (i == 0) ui::note_item("rack_reveal");
+    }
 }
 
 void RackPanel::draw_collective_controls() {
@@ -365,7 +438,7 @@ void RackPanel::draw_collective_controls() {
         char label[16], name[16];
         std::snprintf(label, sizeof label, "%u GPUs", n);
         std::snprintf(name, sizeof name, "group_%u", n);
-        if (n != group_sizes[0]) ImGui::SameLine();
+        if (n != group_sizes[0]) ui::same_line_if_fits(ui::radio_width(label));
         changed |= ImGui::RadioButton(label, &group, static_cast<int>(n));
         ui::note_item(name);
     }
@@ -373,11 +446,21 @@ void RackPanel::draw_collective_controls() {
     const std::uint32_t racks = m_collective.gpus > 0 ? cluster().rack_of(static_cast<core::GpuId>(m_collective.gpus - 1)) + 1 : 1;
     ImGui::TextDisabled("%u %s in %u %s", m_collective.nodes, m_collective.nodes == 1 ? "node" : "nodes", racks,
                         racks == 1 ? "rack" : "racks");
-    if (bytes_slider("Data per GPU", m_collective_bytes, ImGui::GetContentRegionAvail().x * 0.55f)) recompute();
+    const ui::LabelFit data_label = ui::fit_label("Data per GPU", 0.55f);
+    if (bytes_slider(data_label.label.c_str(), m_collective_bytes, data_label.width)) recompute();
     ui::note_item("size_slider");
     bool per_nic = m_ring_per_nic;
-    if (ImGui::Checkbox("one ring per NIC (what NCCL does)", &per_nic)) set_ring_per_nic(per_nic);
+    // A checkbox's label cannot wrap: on a narrow panel the words go beside it as wrapped text.
+    const char* rings = "one ring per NIC (what NCCL does)";
+    const bool rings_fit = ui::radio_width(rings) <= ImGui::GetContentRegionAvail().x;
+    if (ImGui::Checkbox(rings_fit ? rings : "##rings", &per_nic)) set_ring_per_nic(per_nic);
     ui::note_item("rings_toggle");
+    if (!rings_fit) {
+        ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(rings);
+        ImGui::PopTextWrapPos();
+    }
     ui::text_wrapped_coloured(th.text_dim, m_collective_story.rings_note);
 }
 
@@ -390,13 +473,17 @@ void RackPanel::draw_scene() {
     const std::string& verdict = m_mode == Mode::send ? m_transfer_story.verdict : m_collective_story.verdict;
     const float verdict_h = ImGui::CalcTextSize(verdict.c_str(), nullptr, false, wrap).y;
     const float spacing = ImGui::GetStyle().ItemSpacing.y;
-    const float below = (m_mode == Mode::send ? fs * 1.4f + fs + spacing * 2 : fs * 1.2f + 2 * fs * 1.3f + spacing * 3) +
-                        verdict_h + spacing * 2;
+    // The words under the drawing wrap on a narrow scene: the drawing gives up their height.
+    const float send_h = time_split_height(wrap) + fs * 0.4f + fs + spacing * 2;
+    const float step_h = ImGui::CalcTextSize(step_head().c_str(), nullptr, false, wrap).y + fs * 0.2f + 2 * fs * 1.3f + spacing * 3;
+    const float below = (m_mode == Mode::send ? send_h : step_h) + verdict_h + spacing * 2 + reveal_height(wrap);
     draw_drawing(std::max(fs * 8.0f, ImGui::GetContentRegionAvail().y - below));
-    if (m_mode == Mode::send)
+    if (m_mode == Mode::send) {
         draw_time_split();
-    else
+        draw_reveal();
+    } else {
         draw_step();
+    }
     ui::text_wrapped_coloured(ui::theme().text, verdict);
 }
 
@@ -463,6 +550,27 @@ void RackPanel::draw_drawing(float height) {
     }
 }
 
+std::string RackPanel::time_split_text() const {
+    const core::TransferStory& s = m_transfer_story;
+    return s.time + " = " + s.latency + " latency + " + s.bandwidth_time + " moving the bytes";
+}
+
+float RackPanel::time_split_height(float wrap) const {
+    const std::string text = time_split_text();
+    const float line = ImGui::CalcTextSize(text.c_str()).x, bound = ImGui::CalcTextSize(m_transfer_story.bound.c_str()).x;
+    if (line + ImGui::GetFontSize() + bound <= wrap) return ImGui::GetTextLineHeight();
+    return ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y + ImGui::GetTextLineHeightWithSpacing();
+}
+
+std::string RackPanel::step_head() const {
+    const core::CollectiveResult& r = m_collective;
+    const double cursor = m_playback.cursor();
+    if (r.steps == 0) return "A group of one GPU has nothing to send.";
+    if (cursor <= 0) return "Press Run to go around the ring. " + core::ring_step_text(r.op, r.gpus, 0);
+    if (cursor >= r.time_s) return "Done: every GPU holds the sum. " + m_collective_story.steps + " = " + m_collective_story.time;
+    return core::ring_step_text(r.op, r.gpus, step_at(cursor));
+}
+
 void RackPanel::draw_time_split() {
     // One bar for the whole send: the latency part, then the bytes over the bottleneck, each as
     // wide as its share of the time (the smaller never thinner than 3 px), filled up to the cursor.
@@ -470,14 +578,14 @@ void RackPanel::draw_time_split() {
     const core::TransferRun& run = m_transfer.run;
     const core::TransferStory& s = m_transfer_story;
     const float fs = ImGui::GetFontSize();
-    char text[160];
-    std::snprintf(text, sizeof text, "%s = %s latency + %s moving the bytes", s.time.c_str(), s.latency.c_str(),
-                  s.bandwidth_time.c_str());
-    ImGui::TextUnformatted(text);
-    ImGui::SameLine(0, fs);
+    const std::string text = time_split_text();
+    ImGui::PushTextWrapPos(0.0f);  // two lines on a narrow scene rather than a cut one
+    ImGui::TextUnformatted(text.c_str());
+    ui::same_line_if_fits(ImGui::CalcTextSize(s.bound.c_str()).x, fs);
     ImGui::PushStyleColor(ImGuiCol_Text, s.latency_bound ? th.warning : link_colour(run.route.type));
     ImGui::TextUnformatted(s.bound.c_str());
     ImGui::PopStyleColor();
+    ImGui::PopTextWrapPos();
     ui::note_item("time_split");
 
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -507,10 +615,7 @@ void RackPanel::draw_step() {
         ImGui::TextUnformatted("A group of one GPU has nothing to send.");
         return;
     }
-    const std::string head = cursor <= 0 ? "Press Run to go around the ring. " + core::ring_step_text(r.op, r.gpus, 0)
-                             : cursor >= r.time_s ? "Done: every GPU holds the sum. " + s.steps + " = " + s.time
-                                                  : core::ring_step_text(r.op, r.gpus, k);
-    ImGui::TextUnformatted(head.c_str());
+    ui::text_wrapped_coloured(th.text, step_head());
     ui::note_item("step_text");
     const double in_step = cursor <= r.base_latency_s ? 0.0 : cursor >= r.time_s ? r.step_s : cursor - r.step_start_s(k);
 
@@ -676,6 +781,12 @@ std::string RackPanel::status() const {
                       "playing=%d cursor=%.6g",
                       hw.c_str(), m_from, m_to, m_bytes, std::string(core::link_type_name(m_transfer.run.route.type)).c_str(),
                       m_transfer.run.route.hops(), m_transfer.relative_time, m_playback.playing() ? 1 : 0, m_playback.cursor());
+        if (m_guess.any()) {  // the guess, and whether it is being shown against the result
+            const std::string link = m_guess.link ? std::string(core::link_type_name(*m_guess.link)) : "none";
+            char guess[96];
+            std::snprintf(guess, sizeof guess, " guess=%s/%.3g revealed=%d", link.c_str(), m_guess.times, send_finished() ? 1 : 0);
+            return buf + std::string(guess);
+        }
     } else {
         std::snprintf(buf, sizeof buf,
                       "lesson=rack mode=allreduce hardware=%s gpus=%u rings=%u bytes=%.0f link=%s step=%zu/%zu "

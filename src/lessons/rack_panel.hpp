@@ -4,11 +4,13 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "lessons/lesson.hpp"
 #include "m2m/core/collectives.hpp"
+#include "m2m/core/predict_reveal.hpp"
 #include "m2m/core/topology.hpp"
 #include "ui/rack_view.hpp"
 
@@ -61,6 +63,14 @@ public:
     /// What the drawing shows at a cursor, from the last result alone (geometry from the last frame).
     ui::RackPaint paint_at(double cursor) const;
 
+    /// Predict, then reveal: the student's guess before a send (the "Predict first?" area).
+    void set_guess(const core::SendGuess& guess) { m_guess = guess; }
+    const core::SendGuess& guess() const { return m_guess; }
+    /// True once a send has played to its end: the guess can be set against it.
+    bool send_finished() const { return m_mode == Mode::send && m_playback.finished() && m_playback.cursor() > 0; }
+    /// The guess against the current send (lines empty without a guess).
+    core::SendReveal reveal() const;
+
 private:
     void recompute();
     void draw_controls();
@@ -70,8 +80,14 @@ private:
     void draw_readouts();
     void draw_drawing(float height);
     void draw_time_split();
+    std::string time_split_text() const;          ///< "2.70 ms = 600 ns latency + 2.70 ms moving the bytes"
+    float time_split_height(float wrap) const;    ///< its height with the bound beside it, wrapped at `wrap`
+    std::string step_head() const;                ///< the all-reduce step in words, at the cursor
     void draw_step();
     void draw_legend();
+    void draw_predict();  ///< the collapsed "Predict first?" area under Send
+    float reveal_height(float wrap) const;
+    void draw_reveal();   ///< the guess against the send, under the time split, once it has finished
     bool bytes_slider(const char* label, double& bytes, float width);
 
     std::size_t m_system = 0;
@@ -91,6 +107,8 @@ private:
     ui::Playback m_playback;
     ui::RackLayout m_layout;
     int m_hovered = -1;
+    core::SendGuess m_guess;
+    bool m_scene_scrolls = false;  ///< the scene's words reach below the window: the wheel scrolls it
 };
 
 }  // namespace m2m::lessons

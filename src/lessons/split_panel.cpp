@@ -3,7 +3,8 @@
 // its split, the core's sentences, and the split network answering a prompt.
 //
 // [SECTION] set-up and recompute   [SECTION] frame state   [SECTION] controls
-// [SECTION] GPU drawings   [SECTION] the step   [SECTION] words and prompt   [SECTION] status
+// [SECTION] GPU drawings   [SECTION] the step   [SECTION] words and prompt   [SECTION] predict, then reveal
+// [SECTION] status
 #include "lessons/split_panel.hpp"
 
 #include <imgui.h>
@@ -15,6 +16,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "lessons/run_log.hpp"
 #include "m2m/presets/presets.hpp"
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
@@ -146,8 +148,14 @@ void SplitPanel::choose_strategy(core::Strategy strategy) {
 }
 
 void SplitPanel::set_prompt(std::string_view prompt) {
-    if (prompt.data() != m_prompt.data())
-        std::snprintf(m_prompt.data(), m_prompt.size(), "%.*s", static_cast<int>(prompt.size()), prompt.data());
+    if (prompt.data() != m_prompt.data()) {
+        // A longer prompt is cut to the box, at a whole character: half a UTF-8 sequence made the
+        // saved scenario unwritable (JSON refuses it; found by the scenario fuzz target).
+        std::size_t keep = std::min(prompt.size(), m_prompt.size() - 1);
+        if (keep < prompt.size())
+            while (keep > 0 && (static_cast<unsigned char>(prompt[keep]) & 0xC0) == 0x80) --keep;
+        std::snprintf(m_prompt.data(), m_prompt.size(), "%.*s", static_cast<int>(keep), prompt.data());
+    }
     m_wrapped.clear();
     m_prediction = core::predict_split(core::trained_next_word_model(), m_setup, m_prompt.data(), top_words);
 }
@@ -259,7 +267,12 @@ SplitPanel::Activity SplitPanel::activity_at(int gpu, double t) const {
 
 void SplitPanel::draw(float dt_s) {
     m_playback.advance(dt_s);
+    // A step played to its end becomes a fact for "Explain it back" (repeats are ignored).
+    if (step_finished())
+        run_log().record(core::SplitFact{std::string(core::strategy_label(m_setup.strategy)), m_setup.gpus,
+                                         static_cast<double>(m_result.exchanged_bytes)});
     if (ui::theme().kind != m_theme_kind) refresh_colours();  // the theme changed since the last result
+    if (m_frontier.draw()) return;  // the "Frontier scale" tab drew the whole lesson area
     const float fs = ImGui::GetFontSize();
     if (!ui::view().presenter) {  // presenter mode: only the scene and the readouts
         const float controls_w = std::min(fs * 21.0f, ImGui::GetContentRegionAvail().x * 0.33f);
@@ -286,13 +299,19 @@ void SplitPanel::draw_controls() {
     ImGui::Separator();
     ImGui::TextUnformatted("Play one training step");
     ui::playback_controls(m_playback);
+    draw_predict();
 }
 
 void SplitPanel::draw_strategy() {
     ImGui::TextUnformatted("Strategy");
+    // Two columns when every button fits half the row; else each follows where it fits.
+    const float half = ImGui::GetContentRegionAvail().x * 0.5f;
+    bool columns = true;
+    for (core::Strategy st : all_strategies) columns &= ui::radio_width(strategy_button(st)) + ImGui::GetStyle().ItemSpacing.x <= half;
     for (std::size_t i = 0; i < std::size(all_strategies); ++i) {
         const core::Strategy st = all_strategies[i];
-        if (i % 2) ImGui::SameLine(ImGui::GetContentRegionAvail().x * 0.5f);
+        if (i % 2 && columns) ImGui::SameLine(half);
+        else if (i > 0 && !columns) ui::same_line_if_fits(ui::radio_width(strategy_button(st)));
         if (ImGui::RadioButton(strategy_button(st), m_setup.strategy == st) && st != m_setup.strategy) choose_strategy(st);
         const std::string hook = "strategy_" + std::string(core::strategy_name(st));
         ui::note_item(hook.c_str());
@@ -303,8 +322,8 @@ void SplitPanel::draw_strategy() {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("GPUs");
     for (int g : core::accepted_gpu_counts(m_setup.strategy)) {
-        ImGui::SameLine();
         const std::string label = std::to_string(g) + "##gpus";
+        ui::same_line_if_fits(ui::radio_width(label.c_str()));
         if (ImGui::RadioButton(label.c_str(), m_setup.gpus == g) && g != m_setup.gpus) {
             core::SplitSetup s = m_setup;
             s.gpus = g;
@@ -328,22 +347,23 @@ void SplitPanel::draw_pipeline() {
     index = std::clamp(index, 0, static_cast<int>(mbs.size()) - 1);
     char shown[32];
     std::snprintf(shown, sizeof shown, "%d", pipeline ? s.micro_batches : 1);
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.45f);
-    if (ImGui::SliderInt("Micro-batches", &index, 0, static_cast<int>(mbs.size()) - 1, shown,
+    const ui::LabelFit mb_label = ui::fit_label("Micro-batches", 0.45f);
+    ImGui::SetNextItemWidth(mb_label.width);
+    if (ImGui::SliderInt(mb_label.label.c_str(), &index, 0, static_cast<int>(mbs.size()) - 1, shown,
                          ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput))
         s.micro_batches = mbs[static_cast<std::size_t>(index)];
     ui::note_item("micro_batches");
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Schedule");
-    ImGui::SameLine();
+    ui::same_line_if_fits(ui::radio_width("1F1B"));
     if (ImGui::RadioButton("1F1B", s.schedule == core::PipelineSchedule::one_f_one_b))
         s.schedule = core::PipelineSchedule::one_f_one_b;
     ui::note_item("schedule_1f1b");
-    ImGui::SameLine();
+    ui::same_line_if_fits(ui::radio_width("GPipe"));
     if (ImGui::RadioButton("GPipe", s.schedule == core::PipelineSchedule::gpipe)) s.schedule = core::PipelineSchedule::gpipe;
     ui::note_item("schedule_gpipe");
     ImGui::EndDisabled();
-    if (!pipeline) ImGui::TextDisabled("(micro-batches: pipeline and 3D only)");
+    if (!pipeline) ui::text_wrapped_coloured(ui::theme().text_dim, "(micro-batches: pipeline and 3D only)");
     if (s.micro_batches != m_setup.micro_batches || s.schedule != m_setup.schedule) apply(s);
 }
 
@@ -352,10 +372,10 @@ void SplitPanel::draw_placement() {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Placement");
     ImGui::BeginDisabled(s.gpus < 2);
-    ImGui::SameLine();
+    ui::same_line_if_fits(ui::radio_width("One node"));
     if (ImGui::RadioButton("One node", s.placement == core::Placement::one_node)) s.placement = core::Placement::one_node;
     ui::note_item("placement_node");
-    ImGui::SameLine();
+    ui::same_line_if_fits(ui::radio_width("Two nodes"));
     if (ImGui::RadioButton("Two nodes", s.placement == core::Placement::two_nodes)) s.placement = core::Placement::two_nodes;
     ui::note_item("placement_nodes");
     ImGui::EndDisabled();
@@ -363,9 +383,12 @@ void SplitPanel::draw_placement() {
 
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Hardware");
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("(sources)").x -
-                            ImGui::GetStyle().ItemSpacing.x);
+    // The combo beside its label when its name fits there, else on the line below.
+    const float sources_w = ImGui::CalcTextSize("(sources)").x + ImGui::GetStyle().ItemSpacing.x;
+    const float combo_w = ImGui::CalcTextSize(system_short_name(m_setup.hardware.system).c_str()).x + ImGui::GetFrameHeight() +
+                          ImGui::GetStyle().FramePadding.x * 2;
+    ui::same_line_if_fits(combo_w + sources_w);
+    ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, std::max(combo_w, ImGui::GetContentRegionAvail().x - sources_w)));
     if (ImGui::BeginCombo("##hardware", system_short_name(m_setup.hardware.system).c_str())) {
         for (const std::string& id : presets::builtin().system_ids()) {
             const presets::SystemPreset* p = presets::builtin().find_system(id);
@@ -400,7 +423,13 @@ void SplitPanel::draw_scene() {
     draw_readouts();
     // The words and the prompt share what is left; each scrolls when the window is small.
     const float rest = std::max(ImGui::GetContentRegionAvail().y, fs * 4.0f);
-    const float words_w = ImGui::GetContentRegionAvail().x * 0.6f;
+    // The prompt pane keeps room for its widest pick; the words take the rest (60% at most).
+    float pick_w = 0;
+    for (const char* p : prompt_picks) pick_w = std::max(pick_w, ImGui::CalcTextSize(p).x);
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float prompt_min = pick_w + st.FramePadding.x * 2 + st.WindowPadding.x * 2 + st.ScrollbarSize + st.ItemSpacing.x;
+    const float words_w = std::max(ImGui::GetContentRegionAvail().x * 0.4f,
+                                   std::min(ImGui::GetContentRegionAvail().x * 0.6f, ImGui::GetContentRegionAvail().x - prompt_min));
     ImGui::BeginChild("words", ImVec2(words_w, rest), true);
     draw_words();
     ImGui::EndChild();
@@ -711,6 +740,7 @@ void SplitPanel::text(ImU32 colour, const std::string& s) {
 
 void SplitPanel::draw_words() {
     const auto& th = ui::theme();
+    draw_reveal();
     text(th.text, m_result.holds_sentence);
     text(th.text, m_result.exchange_sentence);
     text(th.text_dim, m_result.why_sentence);
@@ -760,8 +790,13 @@ void SplitPanel::draw_words() {
 void SplitPanel::draw_prompt() {
     const auto& th = ui::theme();
     const float fs = ImGui::GetFontSize();
-    ImGui::TextUnformatted("Ask the split network");
-    ImGui::SameLine();
+    const char* ask = "Ask the split network";
+    const bool one_line = ImGui::CalcTextSize(ask).x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("(?)").x <=
+                          ImGui::GetContentRegionAvail().x;
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(ask);
+    ImGui::PopTextWrapPos();
+    if (one_line) ImGui::SameLine();
     ImGui::TextDisabled("(?)");
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("The prediction below is computed by the split network itself: each GPU used only the "
@@ -774,10 +809,7 @@ void SplitPanel::draw_prompt() {
     const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     for (std::size_t i = 0; i < std::size(prompt_picks); ++i) {
         const float w = ImGui::CalcTextSize(prompt_picks[i]).x + ImGui::GetStyle().FramePadding.x * 2;
-        if (i > 0) {
-            ImGui::SameLine();
-            if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
-        }
+        if (i > 0 && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w <= right) ImGui::SameLine();
         if (ImGui::SmallButton(prompt_picks[i])) set_prompt(prompt_picks[i]);
         const std::string hook = "prompt_pick_" + std::to_string(i);
         ui::note_item(hook.c_str());
@@ -811,6 +843,77 @@ void SplitPanel::draw_prompt() {
     text(th.text_dim, m_prediction.sentence);
 }
 
+// [SECTION] predict, then reveal ------------------------------------------------------------
+
+const std::vector<core::StrategyBytes>& SplitPanel::strategy_bytes() {
+    const std::pair<int, int> key{m_setup.gpus, m_setup.micro_batches};
+    if (key != m_strategy_bytes_for) {
+        m_strategy_bytes = core::exchanged_by_strategy(core::trained_next_word_model(), m_setup);
+        m_strategy_bytes_for = key;
+    }
+    return m_strategy_bytes;
+}
+
+const std::vector<std::string>& SplitPanel::reveal_lines() {
+    const auto& bytes = strategy_bytes();
+    const bool compared = m_guess && std::any_of(bytes.begin(), bytes.end(), [&](const core::StrategyBytes& b) {
+        return b.strategy == *m_guess;
+    });
+    const std::string key = compared ? std::string(core::strategy_name(*m_guess)) + "/" + std::to_string(m_setup.gpus) + "/" +
+                                           std::to_string(m_setup.micro_batches)
+                                     : std::string();
+    if (key != m_reveal_for) {
+        m_reveal_lines.clear();
+        if (compared) {
+            const core::SplitReveal r = core::reveal_split(*m_guess, bytes, m_setup.gpus);
+            m_reveal_lines = r.lines;
+            m_reveal_right = r.right;
+        }
+        m_reveal_for = key;
+        m_wrapped.clear();  // the wrapping cache is keyed by the strings' addresses
+    }
+    return m_reveal_lines;
+}
+
+void SplitPanel::draw_predict() {
+    // Optional and out of the way: closed until the student opens it.
+    const bool open = ImGui::TreeNode("Predict first?");
+    ui::note_item("split_predict_open");
+    if (!open) return;
+    const auto& bytes = strategy_bytes();
+    if (bytes.size() < 2) {
+        ui::text_wrapped_coloured(ui::theme().text_dim, "On " + std::to_string(m_setup.gpus) +
+                                                            (m_setup.gpus == 1 ? " GPU" : " GPUs") +
+                                                            " there is nothing to compare: pick 2, 4 or 8 GPUs.");
+    } else {
+        ui::text_wrapped_coloured(ui::theme().text, "On " + std::to_string(m_setup.gpus) +
+                                                        " GPUs, which split exchanges the most bytes in one training step?");
+        int choice = -1;
+        for (std::size_t i = 0; i < bytes.size(); ++i)
+            if (m_guess == bytes[i].strategy) choice = static_cast<int>(i);
+        for (std::size_t i = 0; i < bytes.size(); ++i) {
+            const std::string label = std::string(strategy_button(bytes[i].strategy)) + "##guess";
+            if (i > 0) ui::same_line_if_fits(ui::radio_width(label.c_str()));
+            if (ImGui::RadioButton(label.c_str(), &choice, static_cast<int>(i))) m_guess = bytes[i].strategy;
+            const std::string hook = "guess_" + std::string(core::strategy_name(bytes[i].strategy));
+            ui::note_item(hook.c_str());
+        }
+        if (ImGui::SmallButton("no guess")) m_guess.reset();
+        if (m_guess && !step_finished()) ImGui::TextDisabled("Now press Run.");
+    }
+    ImGui::TreePop();
+}
+
+void SplitPanel::draw_reveal() {
+    if (!step_finished() || reveal_lines().empty()) return;
+    const auto& th = ui::theme();
+    for (std::size_t i = 0; i < m_reveal_lines.size(); ++i) {
+        text(i == 0 ? (m_reveal_right ? th.nvlink : th.accent) : th.text, m_reveal_lines[i]);
+        if (i == 0) ui::note_item("split_reveal");
+    }
+    ImGui::Separator();
+}
+
 // [SECTION] status and saved state ---------------------------------------------------------
 
 std::string_view SplitPanel::summary() const {
@@ -832,7 +935,8 @@ nlohmann::json SplitPanel::save_state() const {
             {"placement", std::string(core::placement_name(m_setup.placement))},
             {"hardware", m_system_id},
             {"prompt", std::string(m_prompt.data())},
-            {"speed", m_playback.speed()}};
+            {"speed", m_playback.speed()},
+            {"frontier", m_frontier.save_state()}};
 }
 
 void SplitPanel::load_state(const nlohmann::json& j) {
@@ -883,6 +987,8 @@ void SplitPanel::load_state(const nlohmann::json& j) {
         speed = j["speed"].get<double>();
     }
     const std::optional<std::string> prompt = text("prompt");
+    // The frontier tab checks its own part and changes only when all of it is good.
+    if (j.contains("frontier")) m_frontier.load_state(j["frontier"], "Lesson 3: \"frontier\"");
     // Everything checked: only now change the panel.
     apply(s);
     if (prompt) set_prompt(*prompt);
@@ -912,6 +1018,8 @@ std::string SplitPanel::status() const {
                   std::string(core::placement_name(m_setup.placement)).c_str(), m_system_id.c_str(),
                   m_playback.playing() ? 1 : 0, m_playback.finished() && m_playback.cursor() > 0 ? 1 : 0,
                   m_playback.cursor(), m_result.step.step_time_s, m_prediction.word.c_str());
+    if (m_guess)  // the guess, and whether it is being shown against every strategy's bytes
+        return buf + (" guess=" + std::string(core::strategy_name(*m_guess))) + " revealed=" + (step_finished() ? "1" : "0");
     return buf;
 }
 

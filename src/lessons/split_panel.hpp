@@ -3,13 +3,16 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "lessons/frontier_view.hpp"
 #include "lessons/lesson.hpp"
+#include "m2m/core/predict_reveal.hpp"
 #include "m2m/core/split.hpp"
 #include "ui/theme.hpp"
 #include "ui/timeline_view.hpp"
@@ -58,6 +61,17 @@ public:
     };
     Activity activity_at(int gpu, double t_s) const;
 
+    /// Predict, then reveal: the strategy the student thinks exchanges the most per step
+    /// (the "Predict first?" area); nullopt: no guess.
+    void set_guess(std::optional<core::Strategy> s) { m_guess = s; }
+    std::optional<core::Strategy> guess() const { return m_guess; }
+    /// Every strategy that splits the current GPU count, with its bytes per step (from the core).
+    const std::vector<core::StrategyBytes>& strategy_bytes();
+    /// True once the step has played to its end.
+    bool step_finished() const { return m_playback.finished() && m_playback.cursor() > 0; }
+    /// The guess against strategy_bytes(); empty lines without a guess among them.
+    const std::vector<std::string>& reveal_lines();
+
 private:
     void recompute();
     void refresh_colours();  ///< link colours of the bars and readouts, from the current theme
@@ -72,6 +86,8 @@ private:
     void draw_readouts();
     void draw_words();
     void draw_prompt();
+    void draw_predict();  ///< the collapsed "Predict first?" area under the playback
+    void draw_reveal();   ///< the guess against every strategy's bytes, once the step has finished
     /// Wrapped text that breaks only at spaces (ImGui's wrapping also breaks after commas,
     /// which splits "7,280" in two); the line breaks are kept until the text or width changes.
     void text(ImU32 colour, const std::string& s);
@@ -102,6 +118,14 @@ private:
         std::vector<std::pair<std::size_t, std::size_t>> lines;  // [begin, end) byte offsets
     };
     std::unordered_map<const std::string*, Wrapped> m_wrapped;  // cleared whenever the texts change
+    FrontierView m_frontier;  ///< the "Frontier scale" tab: a real model split across a real cluster
+    // Predict, then reveal: the guess, the strategies' bytes for (gpus, micro-batches), the words.
+    std::optional<core::Strategy> m_guess;
+    std::vector<core::StrategyBytes> m_strategy_bytes;
+    std::pair<int, int> m_strategy_bytes_for{-1, -1};
+    std::vector<std::string> m_reveal_lines;
+    bool m_reveal_right = false;
+    std::string m_reveal_for;
 };
 
 }  // namespace m2m::lessons

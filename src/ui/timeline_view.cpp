@@ -237,10 +237,9 @@ void timeline_legend(const std::vector<LegendEntry>& entries) {
     bool first = true;
     for (const LegendEntry& e : entries) {
         const float w = legend_entry_width(e);
-        if (!first) {
-            ImGui::SameLine(0, fs);
-            if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
-        }
+        // Beside the last entry when it fits, else on the next line (deciding before SameLine, so
+        // the row never reaches past the right edge, not even by the spacing).
+        if (!first && ImGui::GetItemRectMax().x + fs + w <= right) ImGui::SameLine(0, fs);
         first = false;
         const ImVec2 p = ImGui::GetCursorScreenPos();
         ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + fs * 0.2f), ImVec2(p.x + fs * 0.9f, p.y + fs * 1.0f),

@@ -4,28 +4,76 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
 
 #include "ui/theme.hpp"
 
 namespace m2m::ui {
 
+namespace {
+ImFont* big_font() { return ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr; }
+
+float readout_width(const Readout& r) {
+    ImFont* big = big_font() ? big_font() : ImGui::GetFont();
+    return std::max(ImGui::CalcTextSize(r.label.c_str()).x, big->CalcTextSizeA(big->FontSize, 1e9f, 0.0f, r.value.c_str()).x);
+}
+}  // namespace
+
 void readout(const char* label, const std::string& value, ImU32 colour) {
+    const float room = ImGui::GetContentRegionAvail().x;
     ImGui::BeginGroup();
+    ImGui::PushTextWrapPos(0.0f);  // wrap at the window's right edge
     ImGui::PushStyleColor(ImGuiCol_Text, theme().text_dim);
     ImGui::TextUnformatted(label);
     ImGui::PopStyleColor();
-    ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr;
+    ImFont* big = big_font();
+    if (big && big->CalcTextSizeA(big->FontSize, 1e9f, 0.0f, value.c_str()).x > room) big = nullptr;
     if (big) ImGui::PushFont(big);
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
     ImGui::TextUnformatted(value.c_str());
     ImGui::PopStyleColor();
     if (big) ImGui::PopFont();
+    ImGui::PopTextWrapPos();
     ImGui::EndGroup();
 }
 
+void readouts(const std::vector<Readout>& items, float gap) {
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i > 0) same_line_if_fits(readout_width(items[i]), gap);
+        readout(items[i].label.c_str(), items[i].value, items[i].colour);
+    }
+}
+
+void same_line_if_fits(float w, float spacing) {
+    const float sp = spacing < 0 ? ImGui::GetStyle().ItemSpacing.x : spacing;
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + sp + w <= right) ImGui::SameLine(0, sp);
+}
+
+float radio_width(const char* label) {
+    const float text = ImGui::CalcTextSize(label, nullptr, true).x;
+    return ImGui::GetFrameHeight() + (text > 0 ? ImGui::GetStyle().ItemInnerSpacing.x + text : 0.0f);
+}
+
+float button_width(const char* label) {
+    return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
+}
+
+LabelFit fit_label(const char* label, float share) {
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float label_w = ImGui::CalcTextSize(label, nullptr, true).x;
+    const float beside = std::min(avail * share, avail - label_w - ImGui::GetStyle().ItemInnerSpacing.x);
+    if (label_w <= 0 || beside >= ImGui::GetFontSize() * 4.0f) return {label, std::max(beside, 1.0f)};
+    const char* end = std::strstr(label, "##");
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(label, end);
+    ImGui::PopTextWrapPos();
+    return {std::string("##") + label, avail};
+}
+
 void sources_marker(const std::string& text) {
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::CalcTextSize("(sources)").x);
     ImGui::TextDisabled("(sources)");
     if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
@@ -50,20 +98,21 @@ bool playback_controls(Playback& pb) {
         changed = true;
     }
     note_item("run_button");
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Step (.)"));
     if (ImGui::Button("Step (.)")) {
         pb.step();
         changed = true;
     }
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Reset (R)"));
     if (ImGui::Button("Reset (R)")) {
         pb.reset();
         changed = true;
     }
     note_item("reset_button");
     float speed = static_cast<float>(pb.speed());
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
-    if (ImGui::SliderFloat("Speed ([ ])", &speed, static_cast<float>(Playback::min_speed),
+    const LabelFit speed_label = fit_label("Speed ([ ])", 0.55f);
+    ImGui::SetNextItemWidth(speed_label.width);
+    if (ImGui::SliderFloat(speed_label.label.c_str(), &speed, static_cast<float>(Playback::min_speed),
                            static_cast<float>(Playback::max_speed), "%.3gx",
                            ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
         pb.set_speed(speed);
@@ -180,6 +229,14 @@ std::map<std::string, ImVec4>& noted() {
 void note_item(const char* name) {
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     noted()[name] = ImVec4(a.x, a.y, b.x, b.y);
+}
+
+void forget_noted_items() { noted().clear(); }
+
+std::optional<ImVec4> noted_rect(const std::string& name) {
+    const auto it = noted().find(name);
+    if (it == noted().end()) return std::nullopt;
+    return it->second;
 }
 
 std::string noted_items() {

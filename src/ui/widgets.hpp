@@ -3,6 +3,7 @@
 
 #include <imgui.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,8 +11,35 @@
 
 namespace m2m::ui {
 
-/// A labelled number in the headline font, like the lesson's "NEURONS 15".
+/// A labelled number in the headline font, like the lesson's "NEURONS 15". A label wider than
+/// the row wraps; a value wider than the row is written in the body font, wrapped.
 void readout(const char* label, const std::string& value, ImU32 colour);
+
+struct Readout {
+    std::string label, value;
+    ImU32 colour;
+};
+/// Readouts side by side, `gap` apart; one that does not fit beside the one before starts a new line.
+void readouts(const std::vector<Readout>& items, float gap);
+
+// --- layouts that fit a narrow panel (a 1024x768 projector at 1.5x) -------------------------------
+
+/// Puts the next item of width `w` on the same line as the last one when it fits there (with
+/// `spacing`, or the style's spacing when negative); else it goes on the next line.
+void same_line_if_fits(float w, float spacing = -1.0f);
+/// The width of a radio button or a checkbox with its label, and of a button.
+float radio_width(const char* label);
+float button_width(const char* label);
+
+/// For a widget whose label ImGui draws on its right (slider, input, combo): the width that
+/// leaves the label room beside it, at most `share` of the row. When the row is too narrow for
+/// both, the label is drawn now on its own line and the widget takes the whole row under it
+/// (its label then comes back hidden: "##" + label). Call SetNextItemWidth(width) yourself.
+struct LabelFit {
+    std::string label;
+    float width;
+};
+LabelFit fit_label(const char* label, float share);
 
 /// A small "(sources)" marker; hovering shows `text` (every figure and where it is from).
 void sources_marker(const std::string& text);
@@ -47,5 +75,9 @@ void log_log_plot(const char* id, const std::vector<PlotSeries>& series, const s
 void note_item(const char* name);
 /// Every noted item as "name x0 y0 x1 y1" lines, in name order.
 std::string noted_items();
+/// The last rectangle noted under `name` (x0, y0, x1, y1), if any.
+std::optional<ImVec4> noted_rect(const std::string& name);
+/// Forgets every noted item (a test that checks what one panel notes starts clean).
+void forget_noted_items();
 
 }  // namespace m2m::ui

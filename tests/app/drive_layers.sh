@@ -7,7 +7,7 @@ app=$1
 out=${2:-$(mktemp -d)}
 mkdir -p "$out"
 log=$out/drive_layers.log
-"$app" --size 1280x720 --log-state >"$log" 2>&1 &
+"$app" --lesson layers --size 1280x720 --log-state >"$log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 

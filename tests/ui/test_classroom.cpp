@@ -1,0 +1,160 @@
+// Predict, then reveal in Lessons 2 and 3, and their runs recorded for Explain it back, run headless.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "headless.hpp"
+#include "lessons/explain_panel.hpp"
+#include "lessons/rack_panel.hpp"
+#include "lessons/run_log.hpp"
+#include "lessons/split_panel.hpp"
+#include "m2m/core/units.hpp"
+#include "ui/widgets.hpp"
+
+using namespace m2m;
+using lessons::RackPanel;
+using lessons::SplitPanel;
+
+namespace {
+
+// Plays the panel's run to its end at the fastest speed, one frame at a time, as the app does.
+template <class Panel>
+void play_to_end(test::Headless& ui, Panel& panel) {
+    panel.playback().set_speed(ui::Playback::max_speed);
+    for (int i = 0; i < 60 * 30 && !(panel.playback().finished() && panel.playback().cursor() > 0); ++i)
+        ui.frame([&] { panel.draw(1.0f / 60.0f); });
+    REQUIRE(panel.playback().finished());
+    ui.frame([&] { panel.draw(1.0f / 60.0f); });  // the frame that shows the end
+}
+
+}  // namespace
+
+TEST_CASE("a guess of InfiniBand before a send to another node is revealed once the send has played") {
+    test::Headless ui;
+    lessons::run_log().clear();
+    ui::forget_noted_items();
+    RackPanel panel;
+    panel.pick(RackPanel::Pick::other_node);
+    panel.set_guess(core::SendGuess{core::LinkType::infiniband, 20});
+    ui.frame([&] { panel.draw(1.0f / 60.0f); });
+    CHECK_THAT(panel.status(), Catch::EndsWith(" guess=infiniband/20 revealed=0"));
+    CHECK_FALSE(ui::noted_rect("rack_reveal"));  // not before the send has played
+    CHECK_FALSE(panel.send_finished());
+    panel.send();
+    play_to_end(ui, panel);
+    CHECK(panel.send_finished());
+    CHECK_THAT(panel.status(), Catch::EndsWith(" guess=infiniband/20 revealed=1"));
+    const core::SendReveal r = panel.reveal();
+    CHECK(r.link_right);
+    CHECK(r.times_guessed);
+    REQUIRE(r.lines.size() == 2);
+    CHECK(r.lines[0] == "Right: the tensor crossed InfiniBand. GPU 0 and GPU 8 sit in different nodes, so it left "
+                        "through a NIC.");
+    CHECK(r.lines[1] == "You guessed 20\xc3\x97 as long as over NVLink inside a node; it took " +
+                            core::times_text(panel.transfer().relative_time) + ": your guess was " +
+                            core::times_text(20 / panel.transfer().relative_time) + " too high.");
+    CHECK(ui::noted_rect("rack_reveal"));  // shown in the scene, under the time split
+    lessons::run_log().clear();
+}
+
+TEST_CASE("a finished send is recorded once for Explain it back, which then tells it") {
+    test::Headless ui;
+    lessons::RunLog& log = lessons::run_log();
+    log.clear();
+    RackPanel panel;
+    panel.pick(RackPanel::Pick::other_node);
+    ui.frame([&] { panel.draw(1.0f / 60.0f); });
+    CHECK(log.facts().empty());  // nothing sent yet
+    panel.send();
+    panel.playback().set_speed(ui::Playback::max_speed);
+    ui.frame([&] { panel.draw(1.0f / 60.0f); });
+    CHECK(log.facts().empty());  // under way: not a fact yet
+    play_to_end(ui, panel);
+    for (int i = 0; i < 5; ++i) ui.frame([&] { panel.draw(1.0f / 60.0f); });
+    REQUIRE(log.facts().size() == 1);  // the end is seen every frame, recorded once
+    const auto& fact = std::get<core::TransferFact>(log.facts()[0]);
+    CHECK(fact.link == "InfiniBand");
+    CHECK(fact.bytes == 1e9);
+    CHECK(fact.time_s == panel.transfer().time_s);
+    CHECK(fact.relative_time == panel.transfer().relative_time);
+
+    lessons::ExplainPanel explain;  // the shared log, as in the app
+    REQUIRE(explain.run_sentences().size() == 1);
+    CHECK(explain.run_sentences()[0] == "In your Lesson 2 run a 1 GB tensor sent over InfiniBand took " +
+                                            core::format_seconds(fact.time_s) + ", " +
+                                            core::fact_ratio_text(fact.relative_time) +
+                                            " as long as the same send between two GPUs of one node.");
+    ui.frame([&] { explain.draw(0.016f); });
+    CHECK_THAT(explain.status(), Catch::EndsWith("facts=1"));
+    log.clear();
+}
+
+TEST_CASE("without a guess Lesson 2 reveals nothing, and an all-reduce is not a send") {
+    test::Headless ui;
+    lessons::run_log().clear();
+    RackPanel panel;
+    panel.send();
+    play_to_end(ui, panel);
+    CHECK(panel.reveal().lines.empty());
+    CHECK_THAT(panel.status(), !Catch::Contains("guess="));
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.playback().play();
+    play_to_end(ui, panel);
+    CHECK_FALSE(panel.send_finished());
+    CHECK(lessons::run_log().facts().size() == 1);  // the send inside the node only
+    lessons::run_log().clear();
+}
+
+TEST_CASE("a guess of tensor parallel on 2 GPUs is revealed after the step with every strategy's bytes") {
+    test::Headless ui;
+    lessons::run_log().clear();
+    SplitPanel panel;
+    REQUIRE(panel.setup().gpus == 2);
+    const auto& bytes = panel.strategy_bytes();
+    REQUIRE(bytes.size() == 3);
+    CHECK(bytes[1].strategy == core::Strategy::tensor);
+    CHECK(bytes[1].exchanged == 34'560);
+    panel.set_guess(core::Strategy::tensor);
+    ui::forget_noted_items();
+    ui.frame([&] { panel.draw(1.0f / 60.0f); });
+    CHECK_FALSE(ui::noted_rect("split_reveal"));  // not before the step has played
+    CHECK_THAT(panel.status(), Catch::EndsWith(" guess=tensor revealed=0"));
+    panel.playback().play();
+    play_to_end(ui, panel);
+    CHECK_THAT(panel.status(), Catch::EndsWith(" guess=tensor revealed=1"));
+    const auto& lines = panel.reveal_lines();
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[0] == "Right: tensor parallel exchanges the most.");
+    CHECK(lines[2] == "Per training step on 2 GPUs: tensor parallel 34.6 KB, data parallel 14.6 KB, pipeline parallel "
+                      "9.22 KB.");
+    CHECK(ui::noted_rect("split_reveal"));  // at the top of the words
+
+    panel.set_guess(core::Strategy::pipeline);
+    CHECK(panel.reveal_lines()[0] == "You guessed pipeline parallel; tensor parallel exchanges the most.");
+    lessons::run_log().clear();
+}
+
+TEST_CASE("finished steps of two splits are recorded, and Explain it back compares them") {
+    test::Headless ui;
+    lessons::RunLog& log = lessons::run_log();
+    log.clear();
+    SplitPanel panel;
+    panel.playback().play();
+    play_to_end(ui, panel);
+    REQUIRE(log.facts().size() == 1);
+    CHECK(std::get<core::SplitFact>(log.facts()[0]) == core::SplitFact{"data parallel", 2, 14'560});
+    lessons::ExplainPanel explain;
+    REQUIRE(explain.run_sentences().size() == 1);
+    CHECK(explain.run_sentences()[0] == "In your Lesson 3 run, data parallel on 2 GPUs exchanged 14.6 KB per training step.");
+
+    panel.choose_strategy(core::Strategy::tensor);
+    ui.frame([&] { panel.draw(1.0f / 60.0f); });
+    CHECK(log.facts().size() == 1);  // a new set-up is not a run until it has played
+    panel.playback().play();
+    play_to_end(ui, panel);
+    REQUIRE(log.facts().size() == 2);
+    REQUIRE(explain.run_sentences().size() == 1);
+    CHECK(explain.run_sentences()[0] == "Of the splits you tried in Lesson 3, tensor parallel on 2 GPUs exchanged the most "
+                                        "per training step (34.6 KB), data parallel on 2 GPUs the least (14.6 KB).");
+    log.clear();
+}

@@ -1,0 +1,238 @@
+// Lesson 1's "Real scale" tab run headless: the three training times are the core's own, the
+// tab asks the core only when a setting changes, and it fits the window at classroom sizes.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "headless.hpp"
+#include "lessons/layer_run_panel.hpp"
+#include "lessons/real_scale_view.hpp"
+#include "m2m/presets/models.hpp"
+#include "ui/widgets.hpp"
+
+using namespace m2m;
+
+namespace {
+
+void frames(test::Headless& ui, lessons::LayerRunPanel& panel, int n) {
+    for (int i = 0; i < n; ++i) ui.frame([&] { panel.draw(0.016f); });
+}
+
+// The centre of an item the panel noted for window tests ("name x0 y0 x1 y1" lines).
+ImVec2 centre_of(const std::string& name) {
+    const std::string items = ui::noted_items();
+    const auto at = items.find(name + " ");
+    REQUIRE(at != std::string::npos);
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    REQUIRE(std::sscanf(items.c_str() + at + name.size(), "%f %f %f %f", &x0, &y0, &x1, &y1) == 4);
+    return ImVec2((x0 + x1) * 0.5f, (y0 + y1) * 0.5f);
+}
+
+// How far anything visible sticks out of the display: each vertex counts only where its clip
+// rectangle shows it (a scrolled pane emits a partly hidden line whole; the scissor hides the rest).
+float visible_overflow(ImVec2 display) {
+    const ImDrawData* dd = ImGui::GetDrawData();
+    float worst = 0;
+    for (int i = 0; i < dd->CmdListsCount; ++i) {
+        const ImDrawList* l = dd->CmdLists[i];
+        for (const ImDrawCmd& cmd : l->CmdBuffer)
+            for (unsigned k = 0; k < cmd.ElemCount; ++k) {
+                ImVec2 v = l->VtxBuffer[l->IdxBuffer[static_cast<int>(cmd.IdxOffset + k)] + static_cast<int>(cmd.VtxOffset)].pos;
+                v.x = std::clamp(v.x, cmd.ClipRect.x, cmd.ClipRect.z);
+                v.y = std::clamp(v.y, cmd.ClipRect.y, cmd.ClipRect.w);
+                worst = std::max({worst, -v.x, -v.y, v.x - display.x, v.y - display.y});
+            }
+    }
+    return worst;
+}
+
+int vertices_drawn() {
+    const ImDrawData* dd = ImGui::GetDrawData();
+    int v = 0;
+    for (int i = 0; i < dd->CmdListsCount; ++i) v += dd->CmdLists[i]->VtxBuffer.Size;
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("the real scale tab asks the core nothing until it is first shown, then once per change") {
+    test::Headless ui;
+    lessons::RealScaleView view;
+    ui.frame([&] { CHECK_FALSE(view.draw()); });  // the lesson's own tab comes first
+    CHECK_FALSE(view.is_open());
+    CHECK(view.computations() == 0);
+    CHECK(view.status() == "real_scale open=0 computed=0");
+    view.open();
+    for (int i = 0; i < 3; ++i) ui.frame([&] { view.draw(); });
+    CHECK(view.is_open());
+    CHECK(view.computations() == 1);
+    for (int i = 0; i < 30; ++i) ui.frame([&] { view.draw(); });
+    CHECK(view.computations() == 1);  // frames only draw what the core said
+    auto s = view.settings();
+    s.cluster_gpus = 4096;
+    view.apply(s);
+    CHECK(view.computations() == 2);
+    view.open(false);
+    for (int i = 0; i < 3; ++i) ui.frame([&] { view.draw(); });
+    CHECK_FALSE(view.is_open());
+}
+
+TEST_CASE("GPT-3 175B on 300 billion tokens: one CPU takes millennia, one GPU years, 1,024 GPUs days, "
+          "each exactly as compare_training_run() says") {
+    lessons::RealScaleView view;
+    view.apply(view.settings());
+    CHECK(view.settings().model == "gpt3-175b");
+    CHECK(view.settings().tokens == 300e9);
+    CHECK(view.settings().cluster_gpus == 1024);
+    const core::TrainingRunComparison& c = view.comparison();
+    REQUIRE(c.rows.size() == 3);
+    REQUIRE(view.cluster_layout());
+    CHECK(c.rows[0].seconds > c.rows[1].seconds);
+    CHECK(c.rows[1].seconds > c.rows[2].seconds);
+    CHECK_THAT(c.rows[0].duration, Catch::EndsWith("years"));
+    CHECK_THAT(c.rows[1].duration, Catch::EndsWith("years"));
+    CHECK_THAT(c.rows[2].duration, Catch::EndsWith("days"));
+
+    // The cluster's MFU is the best layout the core's search finds for 1,024 H100s, 2,048
+    // sequences of 2,048 tokens a step; the rows are compare_training_run()'s, to the bit.
+    const core::EstimateSetup& searched = view.cluster_setup();
+    CHECK(searched.layout.gpus == 1024);
+    CHECK(searched.layout.global_batch == 2048);
+    CHECK(searched.gpu.id == "h100");
+    const core::SearchResult found = core::search_layouts(searched, 1);
+    REQUIRE(found.best.size() == 1);
+    CHECK(found.best[0].mfu == view.cluster_layout()->mfu);
+    const auto cpu = presets::cpu_rate("epyc-9654");
+    const auto gpu = presets::estimator_gpu("h100");
+    REQUIRE(cpu);
+    REQUIRE(gpu);
+    const auto params = core::count_parameters(presets::builtin_models().find("gpt3-175b")->shape).total;
+    CHECK(view.parameters() == params);
+    const core::TrainingRunComparison expected =
+        core::compare_training_run("GPT-3 175B", static_cast<double>(params), 300e9, *cpu, *gpu, 1024, found.best[0].mfu);
+    CHECK(c.flops == expected.flops);
+    for (std::size_t i = 0; i < 3; ++i) {
+        CHECK(c.rows[i].label == expected.rows[i].label);
+        CHECK(c.rows[i].seconds == expected.rows[i].seconds);
+        CHECK(c.rows[i].duration == expected.rows[i].duration);
+        CHECK(c.rows[i].assumption == expected.rows[i].assumption);
+    }
+    CHECK(c.assumptions == expected.assumptions);
+    CHECK_THAT(view.status(), Catch::StartsWith("real_scale open=0 model=gpt3-175b cpu=epyc-9654 gpu=h100 tokens=3e+11 "
+                                                "cluster_gpus=1024"));
+}
+
+TEST_CASE("more GPUs finish sooner, but not in proportion: with the batch fixed each GPU gets less work") {
+    lessons::RealScaleView view;
+    view.apply(view.settings());
+    const double at_1024 = view.comparison().rows[2].seconds;
+    const double mfu_1024 = view.cluster_layout()->mfu;
+    auto s = view.settings();
+    s.cluster_gpus = 16384;
+    view.apply(s);
+    REQUIRE(view.cluster_layout());
+    CHECK(view.comparison().rows[2].seconds < at_1024);
+    CHECK(view.comparison().rows[2].seconds > at_1024 / 16);  // 16x the GPUs, less than 16x sooner
+    CHECK(view.cluster_layout()->mfu < mfu_1024);
+}
+
+TEST_CASE("eight GPUs cannot hold GPT-3 175B: the cluster row says so instead of showing a time") {
+    test::Headless ui;
+    lessons::RealScaleView view;
+    auto s = view.settings();
+    s.cluster_gpus = 8;
+    view.apply(s);
+    CHECK_FALSE(view.cluster_layout());
+    CHECK_THAT(view.status(), Catch::Contains("cluster_s=none"));
+    view.open();
+    for (int i = 0; i < 3; ++i) ui.frame([&] { view.draw(); });
+    CHECK(view.is_open());
+    CHECK(ui.worst_overflow() <= 2.0f);
+}
+
+TEST_CASE("a setting the view does not offer is refused and the view keeps its state") {
+    lessons::RealScaleView view;
+    view.apply(view.settings());
+    const std::string before = view.status();
+    auto s = view.settings();
+    s.cluster_gpus = 1000;  // not a power of two
+    CHECK_THROWS_WITH(view.apply(s), Catch::StartsWith("cluster_gpus:"));
+    s = view.settings();
+    s.model = "gpt-5";
+    CHECK_THROWS_WITH(view.apply(s), Catch::StartsWith("model: unknown model 'gpt-5'"));
+    s = view.settings();
+    s.tokens = 0;
+    CHECK_THROWS_WITH(view.apply(s), Catch::StartsWith("tokens:"));
+    CHECK(view.status() == before);
+    CHECK(view.computations() == 1);
+}
+
+TEST_CASE("Lesson 1's scenario keeps the real scale tab, open, and a bad one changes nothing") {
+    lessons::LayerRunPanel panel;
+    nlohmann::json state = panel.save_state();
+    state["real_scale"] = {{"model", "llama3-405b"}, {"gpu", "h100"}, {"tokens", 15.6e12}, {"cluster_gpus", 16384}, {"open", true}};
+    panel.load_state(state);
+    const nlohmann::json saved = panel.save_state();
+    CHECK(saved["real_scale"]["model"] == "llama3-405b");
+    CHECK(saved["real_scale"]["cluster_gpus"] == 16384);
+    CHECK(saved["real_scale"]["open"] == true);
+    test::Headless ui;
+    frames(ui, panel, 3);
+    CHECK(saved == panel.save_state());
+
+    nlohmann::json bad = saved;
+    bad["real_scale"]["cluster_gpus"] = 3;
+    bad["widths"] = {4, 8, 3};
+    CHECK_THROWS_WITH(panel.load_state(bad), Catch::StartsWith("Lesson 1: \"real_scale\": cluster_gpus:"));
+    CHECK(panel.save_state() == saved);
+    bad["real_scale"] = {{"open", "yes"}};
+    CHECK_THROWS_WITH(panel.load_state(bad), "Lesson 1: \"real_scale\": \"open\" must be true or false");
+    CHECK(panel.save_state() == saved);
+}
+
+TEST_CASE("the real scale tab fits the window at 1920x1080, 1280x720, 1280x560 and a 1024x768 projector at 1.5x") {
+    struct Size {
+        float w, h, scale;
+    };
+    for (Size size : {Size{1920, 1080, 1}, Size{1280, 720, 1}, Size{1280, 560, 1}, Size{1024, 768, 1.5f}}) {
+        test::Headless ui(size.w, size.h, size.scale);
+        lessons::LayerRunPanel panel;
+        nlohmann::json state = panel.save_state();
+        state["real_scale"]["open"] = true;
+        panel.load_state(state);
+        for (const char* model : {"gpt3-175b", "gpt2-small", "gpt-1t"}) {
+            state["real_scale"]["model"] = model;
+            state["real_scale"]["cluster_gpus"] = std::string(model) == "gpt-1t" ? 64 : 1024;  // 64: no layout fits
+            panel.load_state(state);
+            frames(ui, panel, 3);
+            INFO(model << " at " << size.w << "x" << size.h << " scale " << size.scale);
+            CHECK(visible_overflow(ImVec2(size.w, size.h)) <= 2.0f);  // anti-aliased edges feather by a pixel
+            INFO(ui.clipped_text());
+            CHECK(ui.clipped().empty());
+            CHECK(vertices_drawn() < 30000);  // cheap under software GL, as Lesson 3's own panel
+        }
+    }
+}
+
+TEST_CASE("clicking the Real scale tab opens it, and the lesson's tab brings the network back") {
+    test::Headless ui(1280, 720);
+    lessons::LayerRunPanel panel;
+    frames(ui, panel, 2);
+    ImGuiIO& io = ImGui::GetIO();
+    auto click = [&](const char* item) {
+        io.MousePos = centre_of(item);
+        frames(ui, panel, 1);  // hover
+        io.MouseDown[0] = true;
+        frames(ui, panel, 1);
+        io.MouseDown[0] = false;
+        frames(ui, panel, 2);
+    };
+    CHECK(panel.save_state()["real_scale"]["open"] == false);
+    click("tab_real_scale");
+    CHECK(panel.save_state()["real_scale"]["open"] == true);
+    CHECK_THAT(ui::noted_items(), Catch::Contains("real_scale_gpus "));
+    click("tab_layer_by_layer");
+    CHECK(panel.save_state()["real_scale"]["open"] == false);
+}
