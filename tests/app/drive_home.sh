@@ -13,15 +13,7 @@ XDG_CONFIG_HOME=$(mktemp -d)  # a first start: no saved lesson
 export XDG_CONFIG_HOME
 pid=
 trap '[ -n "$pid" ] && kill $pid 2>/dev/null || true; rm -rf "$XDG_CONFIG_HOME"' EXIT
-fail() { echo "FAIL: $*"; echo "--- app log:"; grep -v '^[a-z_0-9]* [0-9-]* ' "$log" | tail -20; exit 1; }
-wait_for() {  # wait_for REGEX [seconds]: the newest state line matches REGEX
-    local deadline=$((SECONDS + ${2:-15}))
-    until grep '^state:' "$log" | tail -n 1 | grep -Eq "$1"; do
-        [ $SECONDS -lt $deadline ] || fail "no state line matching /$1/ (last: $(grep '^state:' "$log" | tail -1))"
-        sleep 0.1
-    done
-}
-item() { grep "^$1 " "$log" | tail -1; }
+source "$(dirname "$0")/lib.sh"  # fail, wait_for, item, wait_item, key
 start() {  # start [app flags...]: a fresh log, the window found
     : >"$log"
     "$app" --size 1280x720 --log-state "$@" >"$log" 2>&1 &
@@ -55,12 +47,11 @@ click() {  # click ITEM: the middle of a noted item, then wait a frame or two
     xdotool mousemove --window "$wid" $(((x0 + x1) / 2)) $(((y0 + y1) / 2)); sleep 0.2
     xdotool click 1; sleep 0.3
 }
-key() { xdotool key --window "$wid" "$@"; sleep 0.25; }
 
 # A first start opens on the home screen, one row per lesson.
 start
 wait_for "^state: at=home lessons=4 selected=layers "
-for _ in $(seq 100); do item home_explain >/dev/null && break; sleep 0.1; done
+wait_item home_explain
 for id in layers rack split explain; do item "home_$id" >/dev/null || fail "no row for lesson $id"; done
 import -window "$wid" "$out/home_first_start_1280x720.png"
 
@@ -78,7 +69,7 @@ key Down
 wait_for "^state: at=home .*selected=explain "
 key Return
 wait_for "^state: at=explain "
-for _ in $(seq 50); do item home_tab >/dev/null && break; sleep 0.1; done
+wait_item home_tab
 click home_tab
 wait_for "^state: at=home "
 # Right opens Lesson 1; Left from Lesson 1 is the home screen.

@@ -16,16 +16,7 @@ export XDG_CONFIG_HOME
 "$app" --lesson rack --size "$size" --scale "$scale" --log-state >"$log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; rm -rf "$XDG_CONFIG_HOME"' EXIT
-fail() { echo "FAIL: $*"; echo "--- app log:"; grep -v '^[a-z_0-9]* [0-9-]* ' "$log" | tail -20; exit 1; }
-wait_for() {  # wait_for REGEX [seconds]: the newest state line matches REGEX
-    local deadline=$((SECONDS + ${2:-20}))
-    until grep '^state:' "$log" | tail -n 1 | grep -Eq "$1"; do
-        [ $SECONDS -lt $deadline ] || fail "no state line matching /$1/ (last: $(grep '^state:' "$log" | tail -1))"
-        sleep 0.1
-    done
-}
-item() { grep "^$1 " "$log" | tail -1; }
-wait_item() { for _ in $(seq 100); do item "$1" >/dev/null && return; sleep 0.1; done; fail "the app never reported $1"; }
+source "$(dirname "$0")/lib.sh"  # fail, wait_for, item, wait_item, key
 height=${size#*x}
 into_view() {  # into_view ITEM: wheel the pane under it until it sits in the middle half of the window
     local x0 y0 x1 y1 c last=
@@ -49,7 +40,6 @@ click() {  # click ITEM: the middle of a noted item, scrolled into view, then wa
     xdotool mousemove --window "$wid" $(((x0 + x1) / 2)) $(((y0 + y1) / 2)); sleep 0.2
     xdotool click 1; sleep 0.3
 }
-key() { xdotool key --window "$wid" "$@"; sleep 0.25; }
 shot() { xdotool mousemove --window "$wid" 1 1; sleep 0.4; import -window "$wid" "$out/predict_${size}_scale${scale}_$1.png"; }
 wid=$(xdotool search --sync --pid "$pid" --name "Math to Metal" | head -1)
 click intro_close  # "Got it": the lesson's opening words make room for the scene, as a teacher would
