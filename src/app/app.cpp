@@ -512,6 +512,7 @@ int run(const Options& options) {
     app.window = win.window;
     app.renderer = win.renderer;
     glfwSwapInterval(scripted ? 0 : 1);
+    ui::set_opaque_filler(clear_rect);  // panels' big backgrounds as scissored clears (see ui::fill_opaque)
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();

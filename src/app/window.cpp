@@ -5,7 +5,9 @@
 #include <GLFW/glfw3.h>
 #include <stb_image_write.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <imgui.h>
 #include <vector>
 
 namespace m2m::app {
@@ -83,6 +85,19 @@ OpenedWindow open_window(int width, int height, const char* title, bool visible)
 void close_window(GLFWwindow* window) {
     if (window) glfwDestroyWindow(window);
     glfwTerminate();
+}
+
+void clear_rect(const ImDrawList*, const ImDrawCmd* cmd) {
+    const ImDrawData* dd = ImGui::GetDrawData();
+    const ImVec2 scale = dd->FramebufferScale;
+    const float fb_h = dd->DisplaySize.y * scale.y;
+    const float x0 = (cmd->ClipRect.x - dd->DisplayPos.x) * scale.x, y0 = (cmd->ClipRect.y - dd->DisplayPos.y) * scale.y;
+    const float x1 = (cmd->ClipRect.z - dd->DisplayPos.x) * scale.x, y1 = (cmd->ClipRect.w - dd->DisplayPos.y) * scale.y;
+    if (x1 <= x0 || y1 <= y0) return;
+    const ImVec4 c = ImGui::ColorConvertU32ToFloat4(static_cast<ImU32>(reinterpret_cast<std::uintptr_t>(cmd->UserCallbackData)));
+    glScissor(static_cast<GLint>(x0), static_cast<GLint>(fb_h - y1), static_cast<GLsizei>(x1 - x0), static_cast<GLsizei>(y1 - y0));
+    glClearColor(c.x, c.y, c.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
 }
 
 void clear_frame(int fb_width, int fb_height, float r, float g, float b) {

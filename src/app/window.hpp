@@ -1,6 +1,8 @@
 // The OS window and its OpenGL context: GLFW, the glad loader, and reading pixels back.
 #pragma once
 
+#include <imgui.h>
+
 #include <string>
 
 struct GLFWwindow;
@@ -18,6 +20,10 @@ struct OpenedWindow {
 /// On failure `window` is null and `error` says why (no display, GL too old) and how to fix it.
 OpenedWindow open_window(int width, int height, const char* title, bool visible);
 void close_window(GLFWwindow* window);
+
+/// An ImGui draw callback that clears its command's clip rectangle to the opaque colour in
+/// UserCallbackData (ui::fill_opaque's renderer: far cheaper than a blended quad under llvmpipe).
+void clear_rect(const ImDrawList* list, const ImDrawCmd* cmd);
 
 void clear_frame(int fb_width, int fb_height, float r, float g, float b);
 

@@ -216,9 +216,16 @@ void ExplainPanel::draw_controls(float box_height, bool roomy) {
         wrap_lines(m_answer.data(), 0, static_cast<int>(m_answer.size()), m_wrap_width);
         m_rewrap = false;
     }
-    if (ImGui::InputTextMultiline("##answer", &m_answer, ImVec2(-FLT_MIN, std::max(h, ImGui::GetFontSize() * 2.5f)),
-                                  ImGuiInputTextFlags_CallbackEdit, soft_wrap, &m_wrap_width))
-        answer_edited();
+    // The box's background is painted opaque first, the frame colour over the window's (what
+    // ImGui would blend, at a fraction of the cost under software GL; see ui::fill_opaque).
+    const ImVec2 box(ImGui::GetContentRegionAvail().x, std::max(h, ImGui::GetFontSize() * 2.5f));
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    ui::fill_opaque(ImGui::GetWindowDrawList(), at, ImVec2(at.x + box.x, at.y + box.y),
+                    ui::blend_over(st.Colors[ImGuiCol_FrameBg], st.Colors[ImGuiCol_WindowBg]));
+    ImGui::PushStyleColor(ImGuiCol_FrameBg, IM_COL32(0, 0, 0, 0));
+    const bool edited = ImGui::InputTextMultiline("##answer", &m_answer, box, ImGuiInputTextFlags_CallbackEdit, soft_wrap, &m_wrap_width);
+    ImGui::PopStyleColor();
+    if (edited) answer_edited();
     ui::note_item("answer_box");
     if (roomy) draw_submit();
 }

@@ -14,6 +14,7 @@
 
 #include "m2m/core/units.hpp"
 #include "ui/theme.hpp"
+#include "ui/view.hpp"
 #include "ui/widgets.hpp"
 
 namespace m2m::lessons {
@@ -474,7 +475,7 @@ void MeasureView::draw_plot(float height) {
     const float margin = std::max(ImGui::CalcTextSize(buf).x, ImGui::CalcTextSize("100\xc3\x97").x) + fs * 0.5f;
     const ImVec2 a(p.x + margin, p.y + fs * 0.3f), b(p.x + ImGui::GetContentRegionAvail().x - fs * 0.5f, p.y + avail_h - fs * 2.2f);
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddRectFilled(a, b, th.panel);
+    ui::fill_opaque(dl, a, b, th.panel);
     auto to_screen = [&](double x, double y) {
         const double fx = (std::log2(x) - lx0) / (lx1 - lx0), fy = (std::log10(y) - ly0) / (ly1 - ly0);
         return ImVec2(a.x + static_cast<float>(fx) * (b.x - a.x), b.y - static_cast<float>(fy) * (b.y - a.y));

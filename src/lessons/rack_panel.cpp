@@ -634,7 +634,7 @@ void RackPanel::draw_step() {
         const ImVec2 p = ImGui::GetCursorScreenPos();
         dl->AddText(ImVec2(p.x, p.y + (h - fs) * 0.5f), row.end_s > 0 ? th.text : th.text_dim, row.label);
         const ImVec2 a(p.x + label_w, p.y), b(a.x + w, p.y + h);
-        dl->AddRectFilled(a, b, th.panel);
+        ui::fill_opaque(dl, a, b, th.panel);
         if (row.end_s > 0 && r.step_s > 0) {
             const float end_x = a.x + w * static_cast<float>(std::min(row.end_s / r.step_s, 1.0));
             const float cur_x = a.x + w * static_cast<float>(std::clamp(std::min(in_step, row.end_s) / r.step_s, 0.0, 1.0));

@@ -472,8 +472,8 @@ void SplitPanel::draw_gpu_card(int g, ImVec2 a, ImVec2 b) {
     const core::StepTask* comm = act.exchange >= 0 ? &tasks[static_cast<std::size_t>(act.exchange)] : nullptr;
     const core::Exchange* ex = comm ? &m_result.exchanges[static_cast<std::size_t>(comm->exchange)] : nullptr;
 
-    dl->AddRectFilled(a, b, th.panel, 4.0f);
-    dl->AddRect(a, b, ex ? link_colour(ex->link) : th.grid, 4.0f, 0, ex ? 3.0f : 1.0f);
+    ui::fill_opaque(dl, a, b, th.panel);
+    dl->AddRect(a, b, ex ? link_colour(ex->link) : th.grid, 0.0f, 0, ex ? 3.0f : 1.0f);
     const float inner_w = b.x - a.x - 2 * pad;
     const float card_h = b.y - a.y;
     float y = a.y + pad * 0.5f;

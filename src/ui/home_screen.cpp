@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ui/theme.hpp"
+#include "ui/view.hpp"
 #include "ui/widgets.hpp"
 
 namespace m2m::ui {
@@ -263,8 +264,9 @@ int draw_home(const std::vector<HomeEntry>& entries, int selected) {
         note_item(hook.c_str());
         const bool hovered = ImGui::IsItemHovered();
         const ImVec2 q(p.x + row_w, p.y + row_h);
-        dl->AddRectFilled(p, q, hovered ? fade(th.accent, 0.12f) : th.panel, 6.0f);
-        if (i == selected || hovered) dl->AddRect(p, q, th.accent, 6.0f, 0, 2.0f);
+        fill_opaque(dl, p, q, th.panel);
+        if (hovered) dl->AddRectFilled(p, q, fade(th.accent, 0.12f));
+        if (i == selected || hovered) dl->AddRect(p, q, th.accent, 0.0f, 0, 2.0f);
         draw_lesson_picture(e.id, ImVec2(p.x + pad, p.y + pad), ImVec2(p.x + pad + pic_w, q.y - pad));
 
         // The words, as real items, so they wrap inside the row and a test can measure them.

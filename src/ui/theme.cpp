@@ -86,4 +86,10 @@ ImU32 fade(ImU32 c, float a) {
     return ImGui::ColorConvertFloat4ToU32(v);
 }
 
+ImU32 blend_over(ImVec4 top, ImVec4 bottom) {
+    const float a = top.w;
+    return ImGui::ColorConvertFloat4ToU32(ImVec4(top.x * a + bottom.x * (1 - a), top.y * a + bottom.y * (1 - a),
+                                                 top.z * a + bottom.z * (1 - a), 1.0f));
+}
+
 }  // namespace m2m::ui

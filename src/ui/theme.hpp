@@ -21,5 +21,7 @@ const Theme& theme();
 void apply_theme(ThemeKind kind, float scale);
 /// Colour `c` with its alpha multiplied by `a`.
 ImU32 fade(ImU32 c, float a);
+/// `top` blended over an opaque `bottom`: the colour ImGui's blending would give, as an opaque colour.
+ImU32 blend_over(ImVec4 top, ImVec4 bottom);
 
 }  // namespace m2m::ui

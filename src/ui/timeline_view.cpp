@@ -8,6 +8,7 @@
 
 #include "m2m/core/units.hpp"
 #include "ui/theme.hpp"
+#include "ui/view.hpp"
 
 namespace m2m::ui {
 
@@ -170,7 +171,7 @@ TimelineResult draw_timeline(const char* id, const std::vector<TimelineRow>& row
         const TimelineRow& row = rows[static_cast<std::size_t>(i)];
         const float y = p.y + static_cast<float>(i) * rh;
         ++res.rows_drawn;
-        dl->AddRectFilled(ImVec2(ctx.plot_x0, y + 1), ImVec2(ctx.plot_x1, y + rh - 1), th.panel);
+        fill_opaque(dl, ImVec2(ctx.plot_x0, y + 1), ImVec2(ctx.plot_x1, y + rh - 1), th.panel);
         dl->AddText(ImVec2(p.x, y + (rh - fs) * 0.5f), row.label_colour ? row.label_colour : th.text, row.label.c_str());
         const float top = y + 2, bottom = y + rh - 2, split = top + (bottom - top) * 0.62f;
         LanePainter lanes[3] = {LanePainter(dl, ctx, top, split - 1, cursor_x, &res.rects),

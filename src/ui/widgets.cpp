@@ -8,6 +8,7 @@
 #include <map>
 
 #include "ui/theme.hpp"
+#include "ui/view.hpp"
 
 namespace m2m::ui {
 
@@ -131,13 +132,13 @@ void time_bar(const char* label, double cursor, double finish, double axis_end, 
     dl->AddText(ImVec2(p.x, p.y + (height - ImGui::GetFontSize()) * 0.5f), theme().text, label);
     const ImVec2 a(p.x + label_w, p.y);
     const ImVec2 b(a.x + w, p.y + height);
-    dl->AddRectFilled(a, b, theme().panel, 3.0f);
+    fill_opaque(dl, a, b, theme().panel);
     auto x_of = [&](double t) {
         const double f = axis_end > 0 ? std::clamp(t / axis_end, 0.0, 1.0) : 0.0;
         return a.x + static_cast<float>(f) * w;
     };
-    dl->AddRectFilled(a, ImVec2(x_of(finish), b.y), fade(colour, 0.25f), 3.0f);
-    dl->AddRectFilled(a, ImVec2(x_of(std::min(cursor, finish)), b.y), colour, 3.0f);
+    dl->AddRectFilled(a, ImVec2(x_of(finish), b.y), fade(colour, 0.25f));
+    dl->AddRectFilled(a, ImVec2(x_of(std::min(cursor, finish)), b.y), colour);
     if (finish > axis_end) {  // the slower machine's bar runs off the edge
         const float cy = (a.y + b.y) * 0.5f, h = height * 0.45f;
         dl->AddTriangleFilled(ImVec2(b.x - h, cy - h), ImVec2(b.x - h, cy + h), ImVec2(b.x + h * 0.6f, cy), theme().accent);
@@ -157,7 +158,7 @@ void log_log_plot(const char* id, const std::vector<PlotSeries>& series, const s
     const float fs = ImGui::GetFontSize();
     const ImVec2 a(p.x + fs * 3.2f, p.y + fs * 0.5f);
     const ImVec2 b(p.x + size.x - fs * 0.5f, p.y + size.y - fs * 2.4f);
-    dl->AddRectFilled(a, b, theme().panel);
+    fill_opaque(dl, a, b, theme().panel);
 
     double x0 = 1e300, x1 = 0, y0 = 1e300, y1 = 0;
     for (const auto& s : series)
