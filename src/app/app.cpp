@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <future>
 #include <iostream>
 #include <memory>
 #include <vector>
@@ -494,8 +495,13 @@ int run(const Options& options) {
         std::cerr << "math-to-metal: " << loaded.message << "\n";
         app.notice = loaded.message;
     }
-    configure_lessons(app);
-    if (!options.scenario.empty()) {
+    // Building the lessons takes ~0.13 s (Lesson 3 trains its network), about as long as opening
+    // the window, so the two overlap. A scenario is read first, so a bad one fails before any window.
+    std::future<void> lessons_built;
+    if (options.scenario.empty()) {
+        lessons_built = std::async(std::launch::async, [&app] { configure_lessons(app); });
+    } else {
+        configure_lessons(app);
         const std::string error = load_scenario(app, options.scenario);
         if (!error.empty()) {
             std::cerr << "math-to-metal: --scenario: " << error << "\n";
@@ -505,6 +511,7 @@ int run(const Options& options) {
     const int width = options.size_given ? options.width : app.settings.window_width;
     const int height = options.size_given ? options.height : app.settings.window_height;
     OpenedWindow win = open_window(width, height, "Math to Metal", true);
+    if (lessons_built.valid()) lessons_built.get();  // the panels touch no ImGui or GL: safe beside open_window
     if (!win.window) {
         std::cerr << "math-to-metal: " << win.error << "\n";
         return 2;
