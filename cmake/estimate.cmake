@@ -15,6 +15,7 @@ target_compile_options(bench_estimate PRIVATE ${M2M_WARNINGS})
 if(M2M_BUILD_APP)
   target_sources(m2m_ui PRIVATE
     src/lessons/space_wrap.cpp
+    src/lessons/view_tabs.cpp
     src/lessons/real_scale_view.cpp
     src/lessons/frontier_view.cpp
   )

@@ -25,16 +25,6 @@ namespace {
 
 constexpr int max_whole = 1 << 24;  // any typed whole number is clamped to 1..this
 
-const std::vector<std::string>& gpu_ids() {
-    static const auto ids = [] {
-        std::vector<std::string> out;
-        for (const auto& id : presets::builtin().ids(core::ResourceKind::gpu_core))
-            if (presets::resolve_gpu_id(id) == id) out.push_back(id);
-        return out;
-    }();
-    return ids;
-}
-
 std::string fmt(const char* f, double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, f, v);
@@ -125,19 +115,6 @@ bool pick(const nlohmann::json& j, const char* key, T& out, std::initializer_lis
     return false;
 }
 
-// "(sources)" beside the item before it, or under it when the column is narrow; hovering shows
-// every figure and where it is from.
-void sources(const std::string& text, bool beside) {
-    if (beside) ImGui::SameLine();
-    ImGui::TextDisabled("(sources)");
-    if (ImGui::IsItemHovered()) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
-        ImGui::TextUnformatted(text.c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
-    }
-}
 
 }  // namespace
 
@@ -356,39 +333,13 @@ bool FrontierView::apply_search_row(std::size_t i) {
 // [SECTION] tab and controls ----------------------------------------------------------------
 
 bool FrontierView::draw() {
-    bool showing = false;
-    if (ImGui::BeginTabBar("lesson3_views")) {
-        const auto flags = [&](Select s) { return m_select == s ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None; };
-        const bool tab_toy_network = ImGui::BeginTabItem("Toy network", nullptr, flags(Select::toy));
-        ui::note_item("tab_toy_network");
-        if (tab_toy_network) {
-            if (m_select == Select::toy) m_select = Select::none;
-            ImGui::EndTabItem();
-        }
-        const bool tab_frontier = ImGui::BeginTabItem("Frontier scale: a real model", nullptr, flags(Select::frontier));
-        ui::note_item("tab_frontier");
-        if (tab_frontier) {
-            if (m_select == Select::frontier) m_select = Select::none;
-            showing = true;
-            ImGui::EndTabItem();
-        }
-        ImGui::EndTabBar();
-    }
-    m_open = showing;
-    if (!showing) return false;
+    m_open = draw_view_tabs({"lesson3_views", "Toy network", "tab_toy_network", "Frontier scale: a real model", "tab_frontier"},
+                            m_select);
+    if (!m_open) return false;
     if (ui::theme().kind != m_theme_kind) recolour();
     const float fs = ImGui::GetFontSize();
-    if (!ui::view().presenter) {
-        const float controls_w = std::min(fs * 20.0f, ImGui::GetContentRegionAvail().x * 0.3f);
-        ImGui::BeginChild("frontier_controls", ImVec2(controls_w, 0), true);
-        draw_controls();
-        ImGui::EndChild();
-        ImGui::SameLine();
-    }
-    // Padding, so no letter touches the edge it is clipped at.
-    ImGui::BeginChild("frontier_scene", ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
-    draw_scene();
-    ImGui::EndChild();
+    controls_beside_scene("frontier", std::min(fs * 20.0f, ImGui::GetContentRegionAvail().x * 0.3f),
+                          [this] { draw_controls(); }, [this] { draw_scene(); });
     return true;
 }
 
@@ -413,10 +364,10 @@ void FrontierView::draw_controls() {
         ImGui::EndCombo();
     }
     ui::note_item("frontier_model");
-    sources(m_model_sources, beside);
+    ui::sources_marker(m_model_sources, beside ? ui::Beside::yes : ui::Beside::no);
     ImGui::SetNextItemWidth(combo_w);
     if (ImGui::BeginCombo("##frontier_gpu", presets::builtin().find(s.gpu)->spec.name.c_str())) {
-        for (const std::string& id : gpu_ids())
+        for (const std::string& id : presets::estimator_gpu_ids())
             if (ImGui::Selectable(presets::builtin().find(id)->spec.name.c_str(), id == s.gpu) && id != s.gpu) {
                 s.gpu = id;
                 changed = true;
@@ -424,7 +375,7 @@ void FrontierView::draw_controls() {
         ImGui::EndCombo();
     }
     ui::note_item("frontier_gpu");
-    sources(m_gpu_sources, beside);
+    ui::sources_marker(m_gpu_sources, beside ? ui::Beside::yes : ui::Beside::no);
 
     // Typed numbers take effect when the box is left, so a half-typed "15" never runs.
     core::Layout& l = s.layout;
@@ -813,7 +764,7 @@ nlohmann::json FrontierView::save_state() const {
             {"recompute", std::string(core::recompute_name(l.recompute))},
             {"attention", std::string(core::attention_name(l.attention))},
             {"zero", l.zero_stage},
-            {"open", m_select == Select::none ? m_open : m_select == Select::frontier}};
+            {"open", scale_tab_open(m_select, m_open)}};
 }
 
 void FrontierView::load_state(const nlohmann::json& j, const std::string& where) {

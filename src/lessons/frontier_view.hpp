@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lessons/space_wrap.hpp"
+#include "lessons/view_tabs.hpp"
 #include "m2m/core/estimator.hpp"
 #include "ui/theme.hpp"
 #include "ui/timeline_view.hpp"
@@ -37,7 +38,7 @@ public:
     /// The tab bar at the top of Lesson 3 ("Toy network", "Frontier scale"). When the frontier
     /// tab is selected it draws the whole lesson area and returns true; else the caller draws.
     bool draw();
-    void open(bool on = true) { m_select = on ? Select::frontier : Select::toy; }
+    void open(bool on = true) { m_select = on ? TabRequest::scale : TabRequest::own; }
     bool is_open() const { return m_open; }
 
     /// Asks the core for everything about `s`. Throws std::invalid_argument for an unknown model
@@ -75,7 +76,6 @@ public:
     void load_state(const nlohmann::json& j, const std::string& where);
 
 private:
-    enum class Select { none, toy, frontier };
     void build_views();  ///< the timeline rows and texts of the current estimate
     void draw_controls();
     void draw_layout_controls(Settings& s, bool& changed);
@@ -92,7 +92,7 @@ private:
     // What the typed boxes hold while the student types; applied when the box is left.
     int m_edit_gpus = 0, m_edit_batch = 0;
     double m_edit_billions = 0;
-    Select m_select = Select::none;
+    TabRequest m_select = TabRequest::none;
     bool m_open = false;
     int m_computations = 0;
 

@@ -28,17 +28,6 @@ const std::vector<std::string>& cpu_ids() {
     return ids;
 }
 
-// The GPUs the estimator can take: a BF16 rate, a memory size, an efficiency constant, a node.
-const std::vector<std::string>& gpu_ids() {
-    static const auto ids = [] {
-        std::vector<std::string> out;
-        for (const auto& id : presets::builtin().ids(core::ResourceKind::gpu_core))
-            if (presets::resolve_gpu_id(id) == id) out.push_back(id);
-        return out;
-    }();
-    return ids;
-}
-
 std::string fmt(const char* f, double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, f, v);
@@ -69,19 +58,6 @@ constexpr TokenPick token_picks[] = {
      "About 20 tokens per parameter is the compute-optimal amount found by Hoffmann et al. 2022 (Chinchilla)."},
 };
 
-// "(sources)" beside the item before it, or under it when the column is narrow; hovering shows
-// every figure and where it is from.
-void sources(const std::string& text, bool beside) {
-    if (beside) ImGui::SameLine();
-    ImGui::TextDisabled("(sources)");
-    if (ImGui::IsItemHovered()) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
-        ImGui::TextUnformatted(text.c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
-    }
-}
 
 }  // namespace
 
@@ -197,39 +173,14 @@ void RealScaleView::apply(const Settings& s) {
 // [SECTION] tab and controls ----------------------------------------------------------------
 
 bool RealScaleView::draw() {
-    bool showing = false;
-    if (ImGui::BeginTabBar("lesson1_views")) {
-        const auto flags = [&](Select s) { return m_select == s ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None; };
-        const bool tab_layer_by_layer = ImGui::BeginTabItem("Layer by layer", nullptr, flags(Select::lesson));
-        ui::note_item("tab_layer_by_layer");
-        if (tab_layer_by_layer) {
-            if (m_select == Select::lesson) m_select = Select::none;
-            ImGui::EndTabItem();
-        }
-        const bool tab_real_scale = ImGui::BeginTabItem("Real scale: a frontier model", nullptr, flags(Select::real_scale));
-        ui::note_item("tab_real_scale");
-        if (tab_real_scale) {
-            if (m_select == Select::real_scale) m_select = Select::none;
-            showing = true;
-            ImGui::EndTabItem();
-        }
-        ImGui::EndTabBar();
-    }
-    m_open = showing;
-    if (!showing) return false;
+    m_open = draw_view_tabs({"lesson1_views", "Layer by layer", "tab_layer_by_layer", "Real scale: a frontier model",
+                             "tab_real_scale"},
+                            m_select);
+    if (!m_open) return false;
     if (m_computations == 0) apply(m_settings);  // first shown: ask the core once
     const float fs = ImGui::GetFontSize();
-    if (!ui::view().presenter) {
-        const float controls_w = std::min(fs * 21.0f, ImGui::GetContentRegionAvail().x * 0.36f);
-        ImGui::BeginChild("real_scale_controls", ImVec2(controls_w, 0), true);
-        draw_controls();
-        ImGui::EndChild();
-        ImGui::SameLine();
-    }
-    // Padding, so no letter touches the edge it is clipped at.
-    ImGui::BeginChild("real_scale_scene", ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
-    draw_scene();
-    ImGui::EndChild();
+    controls_beside_scene("real_scale", std::min(fs * 21.0f, ImGui::GetContentRegionAvail().x * 0.36f),
+                          [this] { draw_controls(); }, [this] { draw_scene(); });
     return true;
 }
 
@@ -259,7 +210,7 @@ void RealScaleView::draw_controls() {
         ImGui::EndCombo();
     }
     ui::note_item("real_scale_model");
-    sources(m_model_sources, beside);
+    ui::sources_marker(m_model_sources, beside ? ui::Beside::yes : ui::Beside::no);
     m_wrap.text(th.text_dim, m_parameters_text);
 
     static const std::string tokens_label = "Training tokens, billions";
@@ -305,11 +256,11 @@ void RealScaleView::draw_controls() {
                 }
             ImGui::EndCombo();
         }
-        sources(figures, beside);
+        ui::sources_marker(figures, beside ? ui::Beside::yes : ui::Beside::no);
     };
     static const std::string cpu_label = "One CPU", gpu_label = "One GPU (and the cluster's)";
     combo(cpu_label, cpu_ids(), s.cpu, m_cpu_sources);
-    combo(gpu_label, gpu_ids(), s.gpu, m_gpu_sources);
+    combo(gpu_label, presets::estimator_gpu_ids(), s.gpu, m_gpu_sources);
 
     ImGui::TextUnformatted("GPUs in the cluster");
     int exponent = static_cast<int>(std::lround(std::log2(s.cluster_gpus)));
@@ -466,7 +417,7 @@ std::string RealScaleView::status() const {
 nlohmann::json RealScaleView::save_state() const {
     return {{"model", m_settings.model},   {"cpu", m_settings.cpu},
             {"gpu", m_settings.gpu},       {"tokens", m_settings.tokens},
-            {"cluster_gpus", m_settings.cluster_gpus}, {"open", m_select == Select::none ? m_open : m_select == Select::real_scale}};
+            {"cluster_gpus", m_settings.cluster_gpus}, {"open", scale_tab_open(m_select, m_open)}};
 }
 
 void RealScaleView::load_state(const nlohmann::json& j, const std::string& where) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lessons/space_wrap.hpp"
+#include "lessons/view_tabs.hpp"
 #include "m2m/core/estimator.hpp"
 
 namespace m2m::lessons {
@@ -39,7 +40,7 @@ public:
     /// tab is selected it draws the whole lesson area and returns true; else the caller draws.
     bool draw();
     /// Selects the real-scale tab (true) or the lesson's own (false) from the next frame on.
-    void open(bool on = true) { m_select = on ? Select::real_scale : Select::lesson; }
+    void open(bool on = true) { m_select = on ? TabRequest::scale : TabRequest::own; }
     bool is_open() const { return m_open; }
 
     /// Computes everything for `s`; throws std::invalid_argument naming the bad field, and then
@@ -68,7 +69,6 @@ public:
     void load_state(const nlohmann::json& j, const std::string& where);
 
 private:
-    enum class Select { none, lesson, real_scale };
     void draw_controls();
     void draw_scene();
     void draw_bars();
@@ -76,7 +76,7 @@ private:
 
     Settings m_settings;
     double m_edit_billions = 0;  ///< the tokens box while the student types; applied when it is left
-    Select m_select = Select::none;
+    TabRequest m_select = TabRequest::none;
     bool m_open = false;
     int m_computations = 0;
 

@@ -84,27 +84,6 @@ const std::string* first_fitting(const std::vector<std::string>& options, float 
     return nullptr;
 }
 
-// Greedy line breaking at spaces only; a word wider than the line stays whole on its own line.
-void wrap_at_spaces(const std::string& s, float width, std::vector<std::pair<std::size_t, std::size_t>>& lines) {
-    lines.clear();
-    std::size_t start = 0;
-    while (start < s.size()) {
-        std::size_t end = start, pos = start;
-        for (;;) {
-            std::size_t next = s.find(' ', pos);
-            if (next == std::string::npos) next = s.size();
-            const float w = ImGui::CalcTextSize(s.data() + start, s.data() + next).x;
-            if (w > width && end > start) break;
-            end = next;
-            if (next >= s.size() || w > width) break;
-            pos = next + 1;
-        }
-        lines.emplace_back(start, end);
-        start = end;
-        while (start < s.size() && s[start] == ' ') ++start;
-    }
-}
-
 }  // namespace
 
 // [SECTION] set-up and recompute ------------------------------------------------------------
@@ -156,14 +135,12 @@ void SplitPanel::set_prompt(std::string_view prompt) {
             while (keep > 0 && (static_cast<unsigned char>(prompt[keep]) & 0xC0) == 0x80) --keep;
         std::snprintf(m_prompt.data(), m_prompt.size(), "%.*s", static_cast<int>(keep), prompt.data());
     }
-    m_wrapped.clear();
     m_prediction = core::predict_split(core::trained_next_word_model(), m_setup, m_prompt.data(), top_words);
 }
 
 void SplitPanel::recompute() {
     const core::NextWordModel& model = core::trained_next_word_model();
     m_result = core::run_split(model, m_setup);
-    m_wrapped.clear();
     m_prediction = core::predict_split(model, m_setup, m_prompt.data(), top_words);
 
     // The timeline's rows and the per-frame lookups, built once per result.
@@ -720,24 +697,6 @@ void SplitPanel::draw_readouts() {
 
 // [SECTION] words and prompt ----------------------------------------------------------------
 
-void SplitPanel::text(ImU32 colour, const std::string& s) {
-    const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4.0f);
-    Wrapped& w = m_wrapped[&s];
-    if (w.width != width) {
-        wrap_at_spaces(s, width, w.lines);
-        w.width = width;
-    }
-    // Lines of one paragraph sit a font height apart, as ImGui's own wrapped text does.
-    ImGui::PushStyleColor(ImGuiCol_Text, colour);
-    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0));
-    for (std::size_t i = 0; i < w.lines.size(); ++i) {
-        if (i + 1 == w.lines.size()) ImGui::PopStyleVar();
-        ImGui::TextUnformatted(s.data() + w.lines[i].first, s.data() + w.lines[i].second);
-    }
-    if (w.lines.empty()) ImGui::PopStyleVar();
-    ImGui::PopStyleColor();
-}
-
 void SplitPanel::draw_words() {
     const auto& th = ui::theme();
     draw_reveal();
@@ -870,7 +829,6 @@ const std::vector<std::string>& SplitPanel::reveal_lines() {
             m_reveal_right = r.right;
         }
         m_reveal_for = key;
-        m_wrapped.clear();  // the wrapping cache is keyed by the strings' addresses
     }
     return m_reveal_lines;
 }

@@ -4,7 +4,6 @@
 
 #include <array>
 #include <optional>
-#include <unordered_map>
 #include <utility>
 #include <string>
 #include <string_view>
@@ -12,6 +11,7 @@
 
 #include "lessons/frontier_view.hpp"
 #include "lessons/lesson.hpp"
+#include "lessons/space_wrap.hpp"
 #include "m2m/core/predict_reveal.hpp"
 #include "m2m/core/split.hpp"
 #include "ui/theme.hpp"
@@ -90,7 +90,7 @@ private:
     void draw_reveal();   ///< the guess against every strategy's bytes, once the step has finished
     /// Wrapped text that breaks only at spaces (ImGui's wrapping also breaks after commas,
     /// which splits "7,280" in two); the line breaks are kept until the text or width changes.
-    void text(ImU32 colour, const std::string& s);
+    void text(ImU32 colour, const std::string& s) { m_wrap.text(colour, s); }
 
     core::SplitSetup m_setup;
     core::SplitResult m_result;
@@ -113,11 +113,7 @@ private:
     bool m_exchange_on_ib = false;  // most of the exchange time is on InfiniBand
     ui::ThemeKind m_theme_kind = ui::ThemeKind::dark;
     std::array<char, 160> m_prompt{};
-    struct Wrapped {
-        float width = -1;
-        std::vector<std::pair<std::size_t, std::size_t>> lines;  // [begin, end) byte offsets
-    };
-    std::unordered_map<const std::string*, Wrapped> m_wrapped;  // cleared whenever the texts change
+    SpaceWrap m_wrap;  ///< the words pane's paragraphs, broken only at spaces
     FrontierView m_frontier;  ///< the "Frontier scale" tab: a real model split across a real cluster
     // Predict, then reveal: the guess, the strategies' bytes for (gpus, micro-batches), the words.
     std::optional<core::Strategy> m_guess;

@@ -128,6 +128,16 @@ std::string resolve_gpu_id(std::string_view id) {
     return key;
 }
 
+const std::vector<std::string>& estimator_gpu_ids() {
+    static const auto ids = [] {
+        std::vector<std::string> out;
+        for (const auto& id : builtin().ids(core::ResourceKind::gpu_core))
+            if (resolve_gpu_id(id) == id) out.push_back(id);
+        return out;
+    }();
+    return ids;
+}
+
 std::string joined_estimator_gpu_ids() {
     std::string out;
     for (const auto& id : builtin().ids(core::ResourceKind::gpu_core)) {

@@ -73,8 +73,9 @@ LabelFit fit_label(const char* label, float share) {
     return {std::string("##") + label, avail};
 }
 
-void sources_marker(const std::string& text) {
-    same_line_if_fits(ImGui::CalcTextSize("(sources)").x);
+void sources_marker(const std::string& text, Beside place) {
+    if (place == Beside::if_fits) same_line_if_fits(ImGui::CalcTextSize("(sources)").x);
+    else if (place == Beside::yes) ImGui::SameLine();
     ImGui::TextDisabled("(sources)");
     if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();

@@ -42,7 +42,9 @@ struct LabelFit {
 LabelFit fit_label(const char* label, float share);
 
 /// A small "(sources)" marker; hovering shows `text` (every figure and where it is from).
-void sources_marker(const std::string& text);
+/// It goes beside the item before it when it fits there, or where `place` says.
+enum class Beside { if_fits, yes, no };
+void sources_marker(const std::string& text, Beside place = Beside::if_fits);
 
 /// Wrapped text in a colour.
 void text_wrapped_coloured(ImU32 colour, const std::string& text);

@@ -14,18 +14,10 @@ export XDG_CONFIG_HOME
 "$app" --size "$size" --log-state --lesson layers >"$log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
-fail() { echo "FAIL: $*"; echo "--- app log:"; tail -20 "$log"; exit 1; }
-wait_for() {  # a state line matching REGEX appears as the newest one
-    local deadline=$((SECONDS + ${2:-15}))
-    until grep '^state:' "$log" | tail -n 1 | grep -Eq "$1"; do
-        [ $SECONDS -lt $deadline ] || fail "no state line matching /$1/ (last: $(grep '^state:' "$log" | tail -1))"
-        sleep 0.1
-    done
-}
+source "$(dirname "$0")/lib.sh"
 shot() { import -window "$wid" "$out/classroom_${size}_$1.png"; }
 wid=$(xdotool search --sync --name "Math to Metal" | head -1)
 wait_for "at=layers"
-key() { xdotool key --window "$wid" "$@"; sleep 0.25; }
 
 ids=$("$app" --help | sed -n 's/.*--lesson TEXT:{\(.*\)}.*/\1/p' | tr ',' ' ')
 n=0

@@ -11,18 +11,9 @@ log=$out/drive_layers.log
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 
-fail() { echo "FAIL: $*"; echo "--- app log:"; tail -20 "$log"; exit 1; }
-wait_for() {  # wait_for REGEX [seconds]: a new state line matching REGEX
-    local deadline=$((SECONDS + ${2:-10}))
-    until tail -n 3 "$log" | grep -Eq "$1"; do
-        [ $SECONDS -lt $deadline ] || fail "no state line matching /$1/"
-        sleep 0.1
-    done
-}
-item() { grep "^$1 " "$log" | tail -1; }
+source "$(dirname "$0")/lib.sh"
 
-for _ in $(seq 100); do item width_slider >/dev/null && break; sleep 0.1; done
-item width_slider >/dev/null || fail "the app never reported its controls"
+wait_item width_slider
 wid=$(xdotool search --sync --name "Math to Metal" | head -1)
 grep -q "widths=4,6,6,3 .*playing=0" "$log" || fail "did not start on the default network"
 

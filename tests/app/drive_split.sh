@@ -14,7 +14,7 @@ trap 'kill $pid 2>/dev/null || true' EXIT
 
 fail() { echo "FAIL: $*"; echo "--- app log:"; tail -20 "$log"; exit 1; }
 wait_for() {  # wait_for REGEX [seconds]: a new state line matching REGEX
-    local deadline=$((SECONDS + ${2:-10}))
+    local deadline=$((SECONDS + ${2:-20}))
     until tail -n 3 "$log" | grep -Eq "$1"; do
         [ $SECONDS -lt $deadline ] || fail "no state line matching /$1/"
         sleep 0.1

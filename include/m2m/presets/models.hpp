@@ -33,6 +33,9 @@ std::string joined_model_ids();
 /// The hardware preset id behind a name the estimator accepts ("a100-80gb" -> "a100");
 /// empty when it is not a GPU the estimator has an efficiency constant for.
 std::string resolve_gpu_id(std::string_view id);
+/// The GPU presets the estimator can take (a BF16 rate, a memory size, an efficiency constant,
+/// a node), in the order of assets/hardware.json, without aliases; computed once.
+const std::vector<std::string>& estimator_gpu_ids();
 /// The ids and aliases --hardware accepts: "a100, a100-80gb, h100, h200, b200".
 std::string joined_estimator_gpu_ids();
 /// The GPU as the estimator needs it: BF16 peak, memory and bandwidth from assets/hardware.json,

@@ -1,0 +1,46 @@
+// The own / real-scale tab pair and the layout beneath it.
+#include "lessons/view_tabs.hpp"
+
+#include <imgui.h>
+
+#include "ui/view.hpp"
+#include "ui/widgets.hpp"
+
+namespace m2m::lessons {
+
+bool draw_view_tabs(const ViewTabs& tabs, TabRequest& request) {
+    bool scale_shown = false;
+    if (!ImGui::BeginTabBar(tabs.bar_id)) return false;
+    const auto flags = [&](TabRequest r) { return request == r ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None; };
+    const bool own = ImGui::BeginTabItem(tabs.own_label, nullptr, flags(TabRequest::own));
+    ui::note_item(tabs.own_hook);
+    if (own) {
+        if (request == TabRequest::own) request = TabRequest::none;
+        ImGui::EndTabItem();
+    }
+    const bool scale = ImGui::BeginTabItem(tabs.scale_label, nullptr, flags(TabRequest::scale));
+    ui::note_item(tabs.scale_hook);
+    if (scale) {
+        if (request == TabRequest::scale) request = TabRequest::none;
+        scale_shown = true;
+        ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+    return scale_shown;
+}
+
+void controls_beside_scene(const std::string& id, float controls_width, const std::function<void()>& controls,
+                           const std::function<void()>& scene) {
+    if (!ui::view().presenter) {
+        ImGui::BeginChild((id + "_controls").c_str(), ImVec2(controls_width, 0), true);
+        controls();
+        ImGui::EndChild();
+        ImGui::SameLine();
+    }
+    // Padding, so no letter touches the edge it is clipped at.
+    ImGui::BeginChild((id + "_scene").c_str(), ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
+    scene();
+    ImGui::EndChild();
+}
+
+}  // namespace m2m::lessons

@@ -1,0 +1,35 @@
+// The pair of tabs at the top of Lessons 1 and 3 (the lesson's own view, and its real-scale
+// view), and the controls-beside-scene layout both real-scale views are drawn in.
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace m2m::lessons {
+
+/// Which tab to bring forward on the next frame; none leaves the student's choice alone.
+enum class TabRequest { none, own, scale };
+
+struct ViewTabs {
+    const char* bar_id;       ///< the tab bar's ImGui id
+    const char* own_label;    ///< the lesson's own view, e.g. "Layer by layer"
+    const char* own_hook;     ///< its test hook (ui::note_item)
+    const char* scale_label;  ///< the real-scale view, e.g. "Real scale: a frontier model"
+    const char* scale_hook;
+};
+
+/// Draws the two tabs and returns true while the real-scale one is shown. A request is
+/// carried out once and then cleared.
+bool draw_view_tabs(const ViewTabs& tabs, TabRequest& request);
+
+/// Whether the real-scale tab is (or, with a request pending, is about to be) the one shown.
+inline bool scale_tab_open(TabRequest request, bool shown) {
+    return request == TabRequest::none ? shown : request == TabRequest::scale;
+}
+
+/// The controls in a bordered pane `controls_width` wide on the left (left out in presenter
+/// mode) and the scene beside it: child windows "<id>_controls" and "<id>_scene".
+void controls_beside_scene(const std::string& id, float controls_width, const std::function<void()>& controls,
+                           const std::function<void()>& scene);
+
+}  // namespace m2m::lessons
