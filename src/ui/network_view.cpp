@@ -96,11 +96,12 @@ void draw_network(const NetworkFrame& f, ImVec2 a, ImVec2 b, std::uint32_t colou
                                       colour, 0.0f);
             }
         }
-        // Width labels: every layer when they fit, else every k-th (and always the last).
+        // Width labels: every layer when they fit, else every k-th, and always the last (the
+        // k-th before it is left out when it would sit closer to the last than k layers).
         std::snprintf(buf, sizeof buf, "%d", f.widths[l]);
         const float tw = ImGui::CalcTextSize(buf).x;
-        const int every = std::max(1, static_cast<int>(std::ceil((label_w + fs) / std::max(dx, 1.0f))));
-        if (l % static_cast<std::size_t>(every) == 0 || l + 1 == n)
+        const auto every = static_cast<std::size_t>(std::max(1, static_cast<int>(std::ceil((label_w + fs) / std::max(dx, 1.0f)))));
+        if (l + 1 == n || (l % every == 0 && l + every < n))
             dl->AddText(ImVec2(std::clamp(c.x - tw * 0.5f, a.x, b.x - tw), bottom + fs * 0.2f), theme().text_dim, buf);
     }
 }
