@@ -85,12 +85,14 @@ void draw_network(const NetworkFrame& f, ImVec2 a, ImVec2 b, std::uint32_t colou
             // band how much is being computed right now.
             const float w = radius * 1.6f;
             const ImVec2 s0(c.x - w * 0.5f, c.top), s1(c.x + w * 0.5f, c.bottom);
-            dl->AddRectFilled(s0, s1, input ? theme().done_dim : theme().idle, 3.0f);
+            // Square corners: a rounded rectangle is ~40 anti-aliased triangles, a square one 2, and
+            // the widest network draws 54 strips a frame (it shows under software GL).
+            dl->AddRectFilled(s0, s1, input ? theme().done_dim : theme().idle);
             if (!input && f.widths[l] > 0) {
                 const float h = s1.y - s0.y;
                 const float done_h = h * static_cast<float>(f.done[l]) / static_cast<float>(f.widths[l]);
                 const float act_h = h * static_cast<float>(f.active[l]) / static_cast<float>(f.widths[l]);
-                dl->AddRectFilled(s0, ImVec2(s1.x, s0.y + done_h), fade(colour, 0.45f), 3.0f);
+                dl->AddRectFilled(s0, ImVec2(s1.x, s0.y + done_h), fade(colour, 0.45f));
                 if (act_h > 0)
                     dl->AddRectFilled(ImVec2(s0.x, s0.y + done_h), ImVec2(s1.x, s0.y + done_h + std::max(act_h, 2.0f)),
                                       colour, 0.0f);
