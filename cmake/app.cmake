@@ -49,6 +49,7 @@ add_executable(math-to-metal
   src/app/options.cpp
   src/app/app.cpp
   src/app/window.cpp
+  src/app/input_trickle.cpp
 )
 target_link_libraries(math-to-metal PRIVATE m2m_app_files m2m_ui m2m_cli m2m_glad glfw OpenGL::GL CLI11::CLI11 ${CMAKE_DL_LIBS} Threads::Threads)
 target_compile_definitions(math-to-metal PRIVATE M2M_VERSION="${PROJECT_VERSION}")

@@ -15,6 +15,13 @@ target_link_libraries(test_app_files PRIVATE m2m_app_files Catch2::Catch2WithMai
 target_compile_options(test_app_files PRIVATE ${M2M_WARNINGS})
 catch_discover_tests(test_app_files TEST_PREFIX "files: ")
 
+# Input faster than a frame (src/app/input_trickle.*): pure, so no window and no ImGui.
+add_executable(test_input_trickle tests/app/test_input_trickle.cpp src/app/input_trickle.cpp)
+target_include_directories(test_input_trickle PRIVATE src)
+target_link_libraries(test_input_trickle PRIVATE Catch2::Catch2WithMain)
+target_compile_options(test_input_trickle PRIVATE ${M2M_WARNINGS})
+catch_discover_tests(test_input_trickle TEST_PREFIX "input: ")
+
 set(M2M_XVFB xvfb-run -a -s "-screen 0 1920x1080x24 -noreset")
 set(M2M_SHOTS ${CMAKE_BINARY_DIR}/screenshots)
 add_test(NAME "app: bad input exits 2 with one line" COMMAND bash ${CMAKE_SOURCE_DIR}/tests/app/cli_errors.sh $<TARGET_FILE:math-to-metal>)
@@ -27,6 +34,8 @@ add_test(NAME "app: a screenshot mid-run in hardware mode at the widest settings
     --mode hardware --widths 4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096 --play --frames 20)
 add_test(NAME "app: xdotool drags the width slider and clicks Run in Lesson 1"
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_layers.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS})
+add_test(NAME "app: on a slow machine (150 ms frames) quick key taps, a typed value and Return still arrive"
+  COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_layers.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS} --slow-frames 150)
 add_test(NAME "app: a screenshot of Lesson 3 mid-step is a non-blank 1920x1080 PNG"
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/screenshot.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS} --lesson split --play --frames 30)
 add_test(NAME "app: xdotool picks tensor parallel and runs a step in Lesson 3"

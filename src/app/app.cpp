@@ -22,9 +22,11 @@
 #include <future>
 #include <iostream>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include "app/files.hpp"
+#include "app/input_trickle.hpp"
 #include "app/monkey_driver.hpp"
 #include "app/scenario.hpp"
 #include "app/settings.hpp"
@@ -176,6 +178,26 @@ std::vector<KeyPress> g_key_presses;
 
 void on_key(GLFWwindow*, int key, int, int action, int mods) {
     if (action == GLFW_PRESS) g_key_presses.push_back({key, mods});
+}
+
+// The window's keys, text and clicks wait here and reach ImGui's backend (and, through it,
+// on_key) at most one change per key or button per frame: see input_trickle.hpp.
+InputTrickle g_input;
+void queue_key(GLFWwindow*, int key, int scancode, int action, int mods) {
+    g_input.push({InputEvent::Kind::key, key, scancode, action, mods});
+}
+void queue_char(GLFWwindow*, unsigned int c) { g_input.push({InputEvent::Kind::text, static_cast<int>(c), 0, 0, 0}); }
+void queue_mouse_button(GLFWwindow*, int button, int action, int mods) {
+    g_input.push({InputEvent::Kind::mouse_button, button, 0, action, mods});
+}
+void deliver_input(GLFWwindow* window) {
+    for (const InputEvent& e : g_input.take_frame(ImGui::GetIO().WantTextInput)) {
+        switch (e.kind) {
+        case InputEvent::Kind::key: ImGui_ImplGlfw_KeyCallback(window, e.code, e.scancode, e.action, e.mods); break;
+        case InputEvent::Kind::text: ImGui_ImplGlfw_CharCallback(window, static_cast<unsigned>(e.code)); break;
+        case InputEvent::Kind::mouse_button: ImGui_ImplGlfw_MouseButtonCallback(window, e.code, e.action, e.mods); break;
+        }
+    }
 }
 
 // Shortcuts act only when no text field has the keyboard (typing "r" in a box must not reset).
@@ -527,6 +549,9 @@ int run(const Options& options) {
     io.IniFilename = nullptr;  // the app keeps its own settings; no imgui.ini in the user's folder
     glfwSetKeyCallback(app.window, on_key);  // before ImGui's, which then chains to it
     ImGui_ImplGlfw_InitForOpenGL(app.window, true);
+    glfwSetKeyCallback(app.window, queue_key);  // ImGui's callbacks now run from deliver_input
+    glfwSetCharCallback(app.window, queue_char);
+    glfwSetMouseButtonCallback(app.window, queue_mouse_button);
     ImGui_ImplOpenGL3_Init(win.glsl_version.c_str());
     const std::string theme = options.theme.empty() ? app.settings.theme : options.theme;
     app.theme = theme == "projector" ? ui::ThemeKind::projector : ui::ThemeKind::dark;
@@ -561,7 +586,7 @@ int run(const Options& options) {
         }
         const double now_s = std::chrono::duration<double>(Clock::now() - g_process_start).count();
         const bool animating = app.lesson().playback().playing() || bench || stop_after > 0;
-        if (!animating && now_s > busy_until) glfwWaitEventsTimeout(0.1);
+        if (!animating && now_s > busy_until && g_input.empty()) glfwWaitEventsTimeout(0.1);
         else glfwPollEvents();
         if (app.pending_scale > 0) {  // fonts are rebuilt between frames, never inside one
             apply_scale_and_theme(app, app.pending_scale);
@@ -572,6 +597,7 @@ int run(const Options& options) {
         last = frame_start;
 
         ImGui_ImplOpenGL3_NewFrame();
+        deliver_input(app.window);
         ImGui_ImplGlfw_NewFrame();
         if (monkey) monkey->inject();
         ImGui::NewFrame();
@@ -594,6 +620,8 @@ int run(const Options& options) {
             }
         }
         glfwSwapBuffers(app.window);
+        if (options.slow_frames_ms > 0)  // a slow machine, for tests: input then piles up between frames
+            std::this_thread::sleep_until(frame_start + std::chrono::milliseconds(options.slow_frames_ms));
         const double frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - frame_start).count();
         if (first_frame_ms < 0)
             first_frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - g_process_start).count();

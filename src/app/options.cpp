@@ -65,6 +65,9 @@ std::optional<int> parse_options(const std::vector<std::string>& args, Options& 
                            },
                            "SEED"))
                        ->excludes("--bench-frames", "--screenshot");
+    app.add_option("--slow-frames", o.slow_frames_ms,
+                   "make every frame take at least MS milliseconds, as on a slow machine (for tests)")
+        ->check(CLI::Range(1, 1000));
     app.add_flag("--version", version, "print the version and exit");
     if (auto code = cli::parse_or_exit(app, args, cout, cerr)) return code;
     if (version) {

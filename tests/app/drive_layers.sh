@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Drives Lesson 1 in a real window as a person would (xdotool under Xvfb): drag the width
 # slider, click Run, press Space, R and the period key, and checks the state the app reports.
-# Usage (inside xvfb-run): drive_layers.sh path/to/math-to-metal OUTDIR
+# Usage (inside xvfb-run): drive_layers.sh path/to/math-to-metal OUTDIR [APP FLAGS...]
+# e.g. --slow-frames 150: the same taps and typing must arrive when frames are slow.
 set -euo pipefail
 app=$1
 out=${2:-$(mktemp -d)}
 mkdir -p "$out"
-log=$out/drive_layers.log
-"$app" --lesson layers --size 1280x720 --log-state >"$log" 2>&1 &
+log=$out/drive_layers${3:+_slow}.log
+"$app" --lesson layers --size 1280x720 --log-state "${@:3}" >"$log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 
