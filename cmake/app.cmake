@@ -26,6 +26,7 @@ add_library(m2m_ui STATIC
   src/ui/network_view.cpp
   src/ui/timeline_view.cpp
   src/lessons/catalog.cpp
+  src/lessons/saved_state.cpp
   src/lessons/layer_run_panel.cpp
   src/lessons/rack_panel.cpp
   src/ui/rack_view.cpp

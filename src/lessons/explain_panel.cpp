@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "lessons/saved_state.hpp"
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
 #include "ui/widgets.hpp"
@@ -331,21 +332,22 @@ nlohmann::json ExplainPanel::save_state() const {
 }
 
 void ExplainPanel::load_state(const nlohmann::json& state) {
-    if (!state.is_object()) throw std::invalid_argument("the explain lesson's state must be an object");
-    for (const auto& [key, value] : state.items()) {
-        if (key == "answer" && !value.is_string()) throw std::invalid_argument("\"answer\" must be text");
-        if ((key == "submitted" || key == "model_answer_shown") && !value.is_boolean())
-            throw std::invalid_argument("\"" + key + "\" must be true or false");
+    const SavedState in(state, "Explain it back");
+    for (const auto& [key, value] : state.items())
         if (key != "answer" && key != "submitted" && key != "model_answer_shown")
-            throw std::invalid_argument("unknown setting \"" + key + "\" for the explain lesson");
-    }
+            in.fail("unknown setting \"" + key + "\" (accepted: answer, submitted, model_answer_shown)");
+    std::string answer;
+    bool submitted = false, shown = m_show_model;
+    in.text("answer", answer);
+    in.flag("submitted", submitted);
+    in.flag("model_answer_shown", shown);
     // Checked above, so nothing below can throw halfway.
-    if (state.contains("answer")) {
+    if (in.has("answer")) {
         m_feedback.reset();  // a new answer, not yet submitted
-        set_answer(state["answer"].get<std::string>());
+        set_answer(answer);
     }
-    if (state.value("submitted", false)) submit();
-    if (state.contains("model_answer_shown")) m_show_model = state["model_answer_shown"].get<bool>();
+    if (submitted) submit();
+    m_show_model = shown;
 }
 
 std::string ExplainPanel::status() const {

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "lessons/saved_state.hpp"
 #include "m2m/core/units.hpp"
 #include "m2m/presets/models.hpp"
 #include "ui/view.hpp"
@@ -101,20 +102,6 @@ bool radio_row(const char* title, T& value, std::initializer_list<std::pair<cons
     }
     return changed;
 }
-
-// A named choice in a saved state: absent leaves `out`; false when the name is not one of `options`.
-template <class T>
-bool pick(const nlohmann::json& j, const char* key, T& out, std::initializer_list<std::pair<const char*, T>> options) {
-    if (!j.contains(key)) return true;
-    if (!j[key].is_string()) return false;
-    for (const auto& [name, v] : options)
-        if (j[key].get<std::string>() == name) {
-            out = v;
-            return true;
-        }
-    return false;
-}
-
 
 }  // namespace
 
@@ -768,57 +755,35 @@ nlohmann::json FrontierView::save_state() const {
 }
 
 void FrontierView::load_state(const nlohmann::json& j, const std::string& where) {
-    auto fail = [&](const std::string& why) { throw std::invalid_argument(where + ": " + why); };
-    if (!j.is_object()) fail("must be an object");
+    const SavedState in(j, where);
     Settings s = m_settings;
-    auto text = [&](const char* key, std::string& out) {
-        if (!j.contains(key)) return;
-        if (!j[key].is_string()) fail(std::string("\"") + key + "\" must be text");
-        out = j[key].get<std::string>();
-    };
-    auto whole = [&](const char* key, auto& out, std::int64_t lo, std::int64_t hi) {
-        if (!j.contains(key)) return;
-        if (!j[key].is_number_integer() || j[key].get<std::int64_t>() < lo || j[key].get<std::int64_t>() > hi)
-            fail(std::string("\"") + key + "\" must be a whole number from " + core::format_count(lo) + " to " +
-                 core::format_count(hi));
-        out = static_cast<std::decay_t<decltype(out)>>(j[key].get<std::int64_t>());
-    };
-    text("model", s.model);
-    text("gpu", s.gpu);
-    if (j.contains("tokens")) {
-        if (!j["tokens"].is_number()) fail("\"tokens\" must be a number");
-        s.tokens = j["tokens"].get<double>();
-    }
+    in.text("model", s.model);
+    in.text("gpu", s.gpu);
+    in.number("tokens", s.tokens);
     core::Layout& l = s.layout;
-    whole("gpus", l.gpus, 1, static_cast<std::int64_t>(core::max_cluster_gpus));
-    whole("tp", l.tp, 1, max_whole);
-    whole("pp", l.pp, 1, max_whole);
-    whole("dp", l.dp, 1, max_whole);
-    whole("micro_batch", l.micro_batch, 1, max_whole);
-    whole("global_batch", l.global_batch, 1, max_whole);
-    whole("chunks", l.chunks, 2, 64);
-    whole("zero", l.zero_stage, 0, 1);
-    if (!pick(j, "schedule", l.schedule,
+    in.whole("gpus", l.gpus, 1, static_cast<std::int64_t>(core::max_cluster_gpus));
+    in.whole("tp", l.tp, 1, max_whole);
+    in.whole("pp", l.pp, 1, max_whole);
+    in.whole("dp", l.dp, 1, max_whole);
+    in.whole("micro_batch", l.micro_batch, 1, max_whole);
+    in.whole("global_batch", l.global_batch, 1, max_whole);
+    in.whole("chunks", l.chunks, 2, 64);
+    in.whole("zero", l.zero_stage, 0, 1);
+    in.choice("schedule", l.schedule,
               {{"1f1b", core::ScheduleKind::one_f_one_b}, {"gpipe", core::ScheduleKind::gpipe},
-               {"interleaved", core::ScheduleKind::interleaved}}))
-        fail("\"schedule\" must be 1f1b, gpipe or interleaved");
-    if (!pick(j, "recompute", l.recompute,
-              {{"none", core::Recompute::none}, {"selective", core::Recompute::selective}, {"full", core::Recompute::full}}))
-        fail("\"recompute\" must be none, selective or full");
-    if (!pick(j, "attention", l.attention,
-              {{"standard", core::AttentionKernel::standard}, {"flash", core::AttentionKernel::flash}}))
-        fail("\"attention\" must be standard or flash");
-    std::optional<bool> open;
-    if (j.contains("open")) {
-        if (!j["open"].is_boolean()) fail("\"open\" must be true or false");
-        open = j["open"].get<bool>();
-    }
+               {"interleaved", core::ScheduleKind::interleaved}});
+    in.choice("recompute", l.recompute,
+              {{"none", core::Recompute::none}, {"selective", core::Recompute::selective}, {"full", core::Recompute::full}});
+    in.choice("attention", l.attention,
+              {{"standard", core::AttentionKernel::standard}, {"flash", core::AttentionKernel::flash}});
+    bool open = m_open;
+    in.flag("open", open);
     try {
         apply(s);
     } catch (const std::invalid_argument& e) {
-        fail(e.what());
+        in.fail(e.what());
     }
-    if (open) this->open(*open);
+    if (in.has("open")) this->open(open);
 }
 
 }  // namespace m2m::lessons

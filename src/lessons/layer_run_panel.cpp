@@ -13,6 +13,7 @@
 #include <iterator>
 
 #include "lessons/run_log.hpp"
+#include "lessons/saved_state.hpp"
 #include "m2m/presets/presets.hpp"
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
@@ -460,49 +461,37 @@ nlohmann::json LayerRunPanel::save_state() const {
 }
 
 void LayerRunPanel::load_state(const nlohmann::json& j) {
-    auto fail = [](const std::string& why) { throw std::invalid_argument("Lesson 1: " + why); };
-    if (!j.is_object()) fail("the saved state is not an object");
+    const SavedState in(j, "Lesson 1");
     core::LayerRunSetup s = m_setup;
-    if (j.contains("mode")) {
-        if (!j["mode"].is_string() || (j["mode"] != "lesson" && j["mode"] != "hardware"))
-            fail("\"mode\" must be \"lesson\" or \"hardware\"");
-        s.mode = j["mode"] == "lesson" ? core::TimingMode::lesson : core::TimingMode::hardware;
-    }
-    if (j.contains("widths")) {
-        const auto& w = j["widths"];
-        if (!w.is_array()) fail("\"widths\" must be a list of whole numbers");
+    in.choice("mode", s.mode, {{"lesson", core::TimingMode::lesson}, {"hardware", core::TimingMode::hardware}});
+    if (in.has("widths")) {
+        const auto& w = in.at("widths");
+        if (!w.is_array()) in.fail("\"widths\" must be a list of whole numbers");
         s.network.widths.clear();
         for (const auto& x : w) {
-            if (!x.is_number_integer()) fail("\"widths\" must be a list of whole numbers");
+            if (!x.is_number_integer()) in.fail("\"widths\" must be a list of whole numbers");
             const auto v = x.get<std::int64_t>();
-            if (v < 1 || v > core::max_layer_width) fail("every width must be between 1 and " + std::to_string(core::max_layer_width));
+            if (v < 1 || v > core::max_layer_width) in.fail("every width must be between 1 and " + std::to_string(core::max_layer_width));
             s.network.widths.push_back(static_cast<int>(v));
         }
-        if (auto why = core::validate(s.network); !why.empty()) fail(why);
+        if (auto why = core::validate(s.network); !why.empty()) in.fail(why);
     }
     auto preset = [&](const char* key, core::ResourceKind kind, core::ComputeSpec& spec) {
-        if (!j.contains(key)) return;
-        const auto* p = j[key].is_string() ? presets::builtin().find(j[key].get<std::string>()) : nullptr;
-        if (!p || p->spec.kind != kind) fail(std::string("unknown ") + key + " preset (accepted: " + presets::joined_ids(kind) + ")");
+        if (!in.has(key)) return;
+        std::string id;
+        in.text(key, id);
+        const auto* p = presets::builtin().find(id);
+        if (!p || p->spec.kind != kind) in.fail(std::string("unknown ") + key + " preset (accepted: " + presets::joined_ids(kind) + ")");
         spec = p->spec;
     };
     preset("cpu", core::ResourceKind::cpu_core, s.cpu);
     preset("gpu", core::ResourceKind::gpu_core, s.gpu);
-    auto cores = [&](const char* key, std::uint32_t& out) {
-        if (!j.contains(key)) return;
-        if (!j[key].is_number_integer() || j[key].get<std::int64_t>() < 1 || j[key].get<std::int64_t>() > core::max_cores)
-            fail(std::string("\"") + key + "\" must be a whole number from 1 to " + std::to_string(core::max_cores));
-        out = static_cast<std::uint32_t>(j[key].get<std::int64_t>());
-    };
-    cores("cpu_cores", s.cpu_cores);
-    cores("gpu_cores", s.gpu_cores);
+    in.whole("cpu_cores", s.cpu_cores, 1, core::max_cores);
+    in.whole("gpu_cores", s.gpu_cores, 1, core::max_cores);
     double speed = m_playback.speed();
-    if (j.contains("speed")) {
-        if (!j["speed"].is_number()) fail("\"speed\" must be a number");
-        speed = j["speed"].get<double>();
-    }
+    in.number("speed", speed);
     RealScaleView real_scale = m_real_scale;  // checked on a copy, so a bad one changes nothing
-    if (j.contains("real_scale")) real_scale.load_state(j["real_scale"], "Lesson 1: \"real_scale\"");
+    if (in.has("real_scale")) real_scale.load_state(in.at("real_scale"), "Lesson 1: \"real_scale\"");
     apply(s);
     m_playback.set_speed(speed);
     m_real_scale = std::move(real_scale);

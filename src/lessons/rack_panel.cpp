@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "lessons/run_log.hpp"
+#include "lessons/saved_state.hpp"
 #include "m2m/presets/presets.hpp"
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
@@ -677,54 +678,41 @@ nlohmann::json RackPanel::save_state() const {
 
 void RackPanel::load_state(const nlohmann::json& j) {
     // Check everything first, so a bad file leaves the panel exactly as it was.
-    auto fail = [](const std::string& why) { throw std::invalid_argument("Lesson 2: " + why); };
-    if (!j.is_object()) fail("the saved state is not an object");
+    const SavedState in(j, "Lesson 2");
     std::size_t system = m_system;
-    if (j.contains("hardware")) {
+    if (in.has("hardware")) {
         const auto& ids = system_ids();
-        const auto it = j["hardware"].is_string() ? std::find(ids.begin(), ids.end(), j["hardware"].get<std::string>()) : ids.end();
-        if (it == ids.end()) fail("unknown \"hardware\" (accepted: " + presets::joined_system_ids() + ")");
+        const auto it = in.at("hardware").is_string() ? std::find(ids.begin(), ids.end(), in.at("hardware").get<std::string>()) : ids.end();
+        if (it == ids.end()) in.fail("unknown \"hardware\" (accepted: " + presets::joined_system_ids() + ")");
         system = static_cast<std::size_t>(it - ids.begin());
     }
     Mode mode = m_mode;
-    if (j.contains("mode")) {
-        if (!j["mode"].is_string() || (j["mode"] != "send" && j["mode"] != "allreduce"))
-            fail("\"mode\" must be \"send\" or \"allreduce\"");
-        mode = j["mode"] == "send" ? Mode::send : Mode::all_reduce;
-    }
-    const std::int64_t gpus = cluster().gpu_count();
-    auto gpu = [&](const char* key, core::GpuId now) {
-        if (!j.contains(key)) return now;
-        if (!j[key].is_number_integer() || j[key].get<std::int64_t>() < 0 || j[key].get<std::int64_t>() >= gpus)
-            fail(std::string("\"") + key + "\" must be a GPU from 0 to " + std::to_string(gpus - 1));
-        return static_cast<core::GpuId>(j[key].get<std::int64_t>());
+    in.choice("mode", mode, {{"send", Mode::send}, {"allreduce", Mode::all_reduce}});
+    core::GpuId from = m_from, to = m_to;
+    in.whole("from", from, 0, cluster().gpu_count() - 1);
+    in.whole("to", to, 0, cluster().gpu_count() - 1);
+    if (from == to) in.fail("\"from\" and \"to\" must be two different GPUs");
+    auto size = [&](const char* key, double& out) {
+        double v = out;
+        in.number(key, v);
+        if (!(v >= min_bytes && v <= max_bytes))
+            in.fail(SavedState::quoted(key) + " must be a number of bytes from 1e3 (1 KB) to 1e11 (100 GB)");
+        out = v;
     };
-    const core::GpuId from = gpu("from", m_from), to = gpu("to", m_to);
-    if (from == to) fail("\"from\" and \"to\" must be two different GPUs");
-    auto size = [&](const char* key, double now) {
-        if (!j.contains(key)) return now;
-        if (!j[key].is_number() || !(j[key].get<double>() >= min_bytes) || !(j[key].get<double>() <= max_bytes))
-            fail(std::string("\"") + key + "\" must be a number of bytes from 1e3 (1 KB) to 1e11 (100 GB)");
-        return j[key].get<double>();
-    };
-    const double bytes = size("bytes", m_bytes), collective_bytes = size("collective_bytes", m_collective_bytes);
+    double bytes = m_bytes, collective_bytes = m_collective_bytes;
+    size("bytes", bytes);
+    size("collective_bytes", collective_bytes);
     std::uint32_t group = m_group;
-    if (j.contains("group")) {
-        const bool known = j["group"].is_number_integer() &&
-                           std::find(std::begin(group_sizes), std::end(group_sizes), j["group"].get<std::int64_t>()) != std::end(group_sizes);
-        if (!known) fail("\"group\" must be 8, 16 or 64");
-        group = static_cast<std::uint32_t>(j["group"].get<std::int64_t>());
+    if (in.has("group")) {
+        const auto& g = in.at("group");
+        if (!g.is_number_integer() || std::find(std::begin(group_sizes), std::end(group_sizes), g.get<std::int64_t>()) == std::end(group_sizes))
+            in.fail("\"group\" must be 8, 16 or 64");
+        group = static_cast<std::uint32_t>(g.get<std::int64_t>());
     }
     bool per_nic = m_ring_per_nic;
-    if (j.contains("ring_per_nic")) {
-        if (!j["ring_per_nic"].is_boolean()) fail("\"ring_per_nic\" must be true or false");
-        per_nic = j["ring_per_nic"].get<bool>();
-    }
+    in.flag("ring_per_nic", per_nic);
     double speed = m_playback.speed();
-    if (j.contains("speed")) {
-        if (!j["speed"].is_number()) fail("\"speed\" must be a number");
-        speed = j["speed"].get<double>();
-    }
+    in.number("speed", speed);
     m_system = system;
     m_mode = mode;
     m_from = from;

@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "m2m/core/units.hpp"
+#include "lessons/saved_state.hpp"
 #include "m2m/presets/models.hpp"
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
@@ -421,34 +422,21 @@ nlohmann::json RealScaleView::save_state() const {
 }
 
 void RealScaleView::load_state(const nlohmann::json& j, const std::string& where) {
-    auto fail = [&](const std::string& why) { throw std::invalid_argument(where + ": " + why); };
-    if (!j.is_object()) fail("must be an object");
+    const SavedState in(j, where);
     Settings s = m_settings;
-    for (auto [key, out] : {std::pair{"model", &s.model}, std::pair{"cpu", &s.cpu}, std::pair{"gpu", &s.gpu}}) {
-        if (!j.contains(key)) continue;
-        if (!j[key].is_string()) fail(std::string("\"") + key + "\" must be text");
-        *out = j[key].get<std::string>();
-    }
-    if (j.contains("tokens")) {
-        if (!j["tokens"].is_number()) fail("\"tokens\" must be a number");
-        s.tokens = j["tokens"].get<double>();
-    }
-    if (j.contains("cluster_gpus")) {
-        if (!j["cluster_gpus"].is_number_integer() || j["cluster_gpus"].get<std::int64_t>() > max_cluster_gpus)
-            fail("\"cluster_gpus\" must be a power of two from 8 to 16,384");
-        s.cluster_gpus = j["cluster_gpus"].get<int>();
-    }
-    std::optional<bool> open;
-    if (j.contains("open")) {
-        if (!j["open"].is_boolean()) fail("\"open\" must be true or false");
-        open = j["open"].get<bool>();
-    }
+    in.text("model", s.model);
+    in.text("cpu", s.cpu);
+    in.text("gpu", s.gpu);
+    in.number("tokens", s.tokens);
+    in.whole("cluster_gpus", s.cluster_gpus, min_cluster_gpus, max_cluster_gpus);  // apply() asks for a power of two
+    bool open = m_open;
+    in.flag("open", open);
     try {
         apply(s);
     } catch (const std::invalid_argument& e) {
-        fail(e.what());
+        in.fail(e.what());
     }
-    if (open) this->open(*open);
+    if (in.has("open")) this->open(open);
 }
 
 }  // namespace m2m::lessons

@@ -17,6 +17,7 @@
 #include <stdexcept>
 
 #include "lessons/run_log.hpp"
+#include "lessons/saved_state.hpp"
 #include "m2m/presets/presets.hpp"
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
@@ -898,58 +899,40 @@ nlohmann::json SplitPanel::save_state() const {
 }
 
 void SplitPanel::load_state(const nlohmann::json& j) {
-    auto fail = [](const std::string& why) { throw std::invalid_argument("Lesson 3: " + why); };
-    if (!j.is_object()) fail("the saved state is not an object");
-    auto text = [&](const char* key) -> std::optional<std::string> {
-        if (!j.contains(key)) return std::nullopt;
-        if (!j[key].is_string()) fail(std::string("\"") + key + "\" must be text");
-        return j[key].get<std::string>();
-    };
-    auto whole = [&](const char* key, int& out) {
-        if (!j.contains(key)) return;
-        if (!j[key].is_number_integer()) fail(std::string("\"") + key + "\" must be a whole number");
-        const auto v = j[key].get<std::int64_t>();
-        if (v < 1 || v > 1000) fail(std::string("\"") + key + "\" is out of range");
-        out = static_cast<int>(v);
+    const SavedState in(j, "Lesson 3");
+    // A name the core parses: absent keeps `out`, unknown fails with what is accepted.
+    auto named = [&](const char* key, auto& out, auto parse, const char* accepted) {
+        if (!in.has(key)) return;
+        std::string name;
+        in.text(key, name);
+        const auto v = parse(name);
+        if (!v) in.fail(SavedState::quoted(key) + " must be " + accepted);
+        out = *v;
     };
     core::SplitSetup s = m_setup;
-    if (auto v = text("strategy")) {
-        const auto st = core::parse_strategy(*v);
-        if (!st) fail("\"strategy\" must be data, tensor, pipeline or 3d");
-        s.strategy = *st;
-    }
-    whole("gpus", s.gpus);
-    whole("micro_batches", s.micro_batches);
-    if (auto v = text("schedule")) {
-        const auto sc = core::parse_schedule(*v);
-        if (!sc) fail("\"schedule\" must be 1f1b or gpipe");
-        s.schedule = *sc;
-    }
-    if (auto v = text("placement")) {
-        const auto pl = core::parse_placement(*v);
-        if (!pl) fail("\"placement\" must be node or nodes");
-        s.placement = *pl;
-    }
+    named("strategy", s.strategy, core::parse_strategy, "data, tensor, pipeline or 3d");
+    in.whole("gpus", s.gpus, 1, 1000);
+    in.whole("micro_batches", s.micro_batches, 1, 1000);
+    named("schedule", s.schedule, core::parse_schedule, "1f1b or gpipe");
+    named("placement", s.placement, core::parse_placement, "node or nodes");
     std::string system = m_system_id;
-    if (auto v = text("hardware")) system = *v;
+    in.text("hardware", system);
     const presets::SystemPreset* sys = presets::builtin().find_system(system);
     const presets::ComputePreset* gpu = sys ? presets::builtin().find(sys->gpu_id) : nullptr;
-    if (!gpu) fail("\"hardware\" must be one of " + presets::joined_system_ids());
+    if (!gpu) in.fail("\"hardware\" must be one of " + presets::joined_system_ids());
     s.hardware.system = sys->spec;
     s.hardware.gpu = gpu->spec;
     s.hardware.tensor_flops = gpu->bf16_flops;
-    if (auto problem = core::check_split(s)) fail(problem->message);
+    if (auto problem = core::check_split(s)) in.fail(problem->message);
     double speed = m_playback.speed();
-    if (j.contains("speed")) {
-        if (!j["speed"].is_number()) fail("\"speed\" must be a number");
-        speed = j["speed"].get<double>();
-    }
-    const std::optional<std::string> prompt = text("prompt");
+    in.number("speed", speed);
+    std::string prompt;
+    in.text("prompt", prompt);
     // The frontier tab checks its own part and changes only when all of it is good.
-    if (j.contains("frontier")) m_frontier.load_state(j["frontier"], "Lesson 3: \"frontier\"");
+    if (in.has("frontier")) m_frontier.load_state(in.at("frontier"), "Lesson 3: \"frontier\"");
     // Everything checked: only now change the panel.
     apply(s);
-    if (prompt) set_prompt(*prompt);
+    if (in.has("prompt")) set_prompt(prompt);
     m_playback.set_speed(speed);
 }
 

@@ -183,7 +183,7 @@ TEST_CASE("Lesson 1's scenario keeps the real scale tab, open, and a bad one cha
     CHECK(saved == panel.save_state());
 
     nlohmann::json bad = saved;
-    bad["real_scale"]["cluster_gpus"] = 3;
+    bad["real_scale"]["cluster_gpus"] = 12;  // in range, but not a power of two
     bad["widths"] = {4, 8, 3};
     CHECK_THROWS_WITH(panel.load_state(bad), Catch::StartsWith("Lesson 1: \"real_scale\": cluster_gpus:"));
     CHECK(panel.save_state() == saved);
