@@ -18,6 +18,7 @@ add_library(m2m_glad STATIC ${GLAD_DIR}/src/gl.c)
 target_include_directories(m2m_glad PUBLIC ${GLAD_DIR}/include)
 
 add_library(m2m_ui STATIC
+  src/ui/imgui_assert.cpp
   src/ui/theme.cpp
   src/ui/fonts.cpp
   src/ui/widgets.cpp
@@ -33,6 +34,8 @@ add_library(m2m_ui STATIC
   src/lessons/split_panel.cpp
 )
 target_include_directories(m2m_ui PUBLIC src include /usr/include/imgui/backends)
+# IM_ASSERT stays on in Release for our code too, and a failure aborts (src/ui/imgui_config.hpp).
+target_compile_definitions(m2m_ui PUBLIC [[IMGUI_USER_CONFIG="ui/imgui_config.hpp"]])
 target_link_libraries(m2m_ui PUBLIC m2m_core m2m_presets nlohmann_json::nlohmann_json PkgConfig::IMGUI PkgConfig::FREETYPE PkgConfig::STB glm::glm)
 target_compile_options(m2m_ui PRIVATE ${M2M_WARNINGS})
 

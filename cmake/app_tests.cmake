@@ -4,11 +4,18 @@ add_executable(test_ui
   tests/ui/test_rack_panel.cpp
   tests/ui/test_split_panel.cpp
   tests/ui/test_timeline_view.cpp
+  tests/ui/test_imgui_asserts.cpp
   tests/ui/headless.cpp
 )
 target_link_libraries(test_ui PRIVATE m2m_ui Catch2::Catch2WithMain)
 target_compile_options(test_ui PRIVATE ${M2M_WARNINGS})
 catch_discover_tests(test_ui TEST_PREFIX "ui: ")
+# IM_ASSERT is a test failure, not a silent pass: our code's (kept on in Release by
+# src/ui/imgui_config.hpp) and the library's (Debian builds libimgui.a with assertions on).
+add_test(NAME "ui: a failed IM_ASSERT in our code fails the headless test that hit it"
+  COMMAND bash ${CMAKE_SOURCE_DIR}/tests/ui/imgui_assert.sh $<TARGET_FILE:test_ui> imgui_assert_inline "ImGui assertion failed: i >= 0 && i < Size")
+add_test(NAME "ui: a broken ImGui rule caught inside libimgui fails the headless test that broke it"
+  COMMAND bash ${CMAKE_SOURCE_DIR}/tests/ui/imgui_assert.sh $<TARGET_FILE:test_ui> imgui_assert_library "Mismatched Begin")
 
 add_executable(test_app_files tests/app/test_files.cpp tests/ui/headless.cpp)
 target_link_libraries(test_app_files PRIVATE m2m_app_files Catch2::Catch2WithMain)
