@@ -182,9 +182,18 @@ void log_log_plot(const char* id, const std::vector<PlotSeries>& series, const s
         return ImVec2(a.x + static_cast<float>(fx) * (b.x - a.x), b.y - static_cast<float>(fy) * (b.y - a.y));
     };
     char buf[32];
+    // A grid line at every decade, a number at every decade that has room for one (a short plot
+    // over many decades labels every second or third).
+    auto label_step = [](float room_px, float label_px) {
+        return room_px >= label_px ? 1 : static_cast<int>(std::ceil(label_px / std::max(room_px, 1.0f)));
+    };
+    std::snprintf(buf, sizeof buf, "%g", std::pow(10.0, lx1));
+    const int x_step = label_step((b.x - a.x) / static_cast<float>(lx1 - lx0), ImGui::CalcTextSize(buf).x + fs);
+    const int y_step = label_step((b.y - a.y) / static_cast<float>(ly1 - ly0), fs * 1.1f);
     for (double e = lx0; e <= lx1; e += 1) {  // decade grid
         const ImVec2 s = to_screen(std::pow(10.0, e), std::pow(10.0, ly0));
         dl->AddLine(ImVec2(s.x, a.y), ImVec2(s.x, b.y), theme().grid);
+        if (static_cast<int>(e - lx0) % x_step != 0) continue;
         std::snprintf(buf, sizeof buf, "%g", std::pow(10.0, e));
         const float tw = ImGui::CalcTextSize(buf).x;
         dl->AddText(ImVec2(std::min(s.x - tw * 0.5f, b.x - tw), b.y + 2), theme().text_dim, buf);
@@ -192,6 +201,7 @@ void log_log_plot(const char* id, const std::vector<PlotSeries>& series, const s
     for (double e = ly0; e <= ly1; e += 1) {
         const ImVec2 s = to_screen(std::pow(10.0, lx0), std::pow(10.0, e));
         dl->AddLine(ImVec2(a.x, s.y), ImVec2(b.x, s.y), theme().grid);
+        if (static_cast<int>(e - ly0) % y_step != 0) continue;
         std::snprintf(buf, sizeof buf, "%g", std::pow(10.0, e));
         dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(buf).x - 4, s.y - fs * 0.5f), theme().text_dim, buf);
     }
@@ -205,7 +215,10 @@ void log_log_plot(const char* id, const std::vector<PlotSeries>& series, const s
             if (s.x[i] > 0 && s.y[i] > 0) pts.push_back(to_screen(s.x[i], s.y[i]));
         if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.colour, 0, theme().line_thickness + 1);
     }
-    float label_y = a.y + 2;  // each marker's label on its own line, so neighbours never overlap
+    // The y axis's name in the top-left corner, where a rising curve is not (at the bottom left
+    // it sat on the curve's start); each marker's label on a line of its own below it.
+    dl->AddText(ImVec2(a.x + 4, a.y + 2), theme().text_dim, y_label);
+    float label_y = a.y + 2 + fs;
     for (const auto& m : markers) {
         if (m.x <= 0) continue;
         const float x = to_screen(m.x, std::pow(10.0, ly0)).x;
@@ -216,7 +229,6 @@ void log_log_plot(const char* id, const std::vector<PlotSeries>& series, const s
     }
     dl->AddText(ImVec2(a.x + (b.x - a.x - ImGui::CalcTextSize(x_label).x) * 0.5f, b.y + fs * 1.2f), theme().text_dim,
                 x_label);
-    dl->AddText(ImVec2(a.x + 4, b.y - fs * 1.2f), theme().text_dim, y_label);
     ImGui::Dummy(size);
     ImGui::PopID();
 }
