@@ -13,21 +13,35 @@ namespace {
 
 using nlohmann::json;
 
-json timeline_json(const core::LayerRunResult& r, const core::MachineRun& m, const std::vector<int>& widths) {
+// Every task of one machine's run: each neuron with its core, and (hardware mode, GPU) the
+// launch and synchronisation wait before each layer, which holds no core.
+json timeline_json(const core::LayerRunResult& r, const core::MachineRun& m, const std::vector<int>& widths,
+                   const char* machine, bool launches) {
     const double scale = r.unit == core::TimeUnit::ticks ? 1.0 : core::seconds_per_step(r.unit);
+    auto timed = [&](json e, const core::TaskRun& run) {
+        if (r.unit == core::TimeUnit::ticks) {
+            e["start"] = run.start;
+            e["end"] = run.end;
+        } else {
+            e["start"] = run.start * scale;
+            e["end"] = run.end * scale;
+        }
+        return e;
+    };
     json list = json::array();
     for (std::size_t l = 0; l < m.layer_first_task.size(); ++l) {
+        const core::TaskId first = m.layer_first_task[l];
+        if (launches)  // build_layer_graph adds a layer's launch just before its first neuron
+            list.push_back(timed({{"layer", l + 1}, {"task", "launch"}, {"resource", "none: a wait before the layer"}},
+                                 m.timeline.runs[first - 1]));
         for (int i = 0; i < widths[l + 1]; ++i) {
-            const core::TaskRun& run = m.timeline.runs[m.layer_first_task[l] + static_cast<core::TaskId>(i)];
-            json e = {{"layer", l + 1}, {"neuron", i}, {"core", run.resource}};
-            if (r.unit == core::TimeUnit::ticks) {
-                e["start"] = run.start;
-                e["end"] = run.end;
-            } else {
-                e["start"] = run.start * scale;
-                e["end"] = run.end * scale;
-            }
-            list.push_back(std::move(e));
+            const core::TaskRun& run = m.timeline.runs[first + static_cast<core::TaskId>(i)];
+            list.push_back(timed({{"layer", l + 1},
+                                  {"neuron", i},
+                                  {"task", "neuron"},
+                                  {"core", run.resource},
+                                  {"resource", std::string(machine) + " core " + std::to_string(run.resource)}},
+                                 run));
         }
     }
     return list;
@@ -55,7 +69,7 @@ int sim_layers(const std::vector<std::string>& args, std::ostream& out, std::ost
     app.add_option("--gpu", gpu_id, "GPU preset (hardware mode)")
         ->check(CLI::IsMember(presets::builtin().ids(core::ResourceKind::gpu_core)));
     app.add_flag("--json", as_json, "print one JSON object (the only output format)");
-    app.add_flag("--timeline", with_timeline, "add every neuron's core, start and end");
+    app.add_flag("--timeline", with_timeline, "add every task's resource, start and end (each neuron's core; in hardware mode the GPU's launch wait before each layer)");
     if (auto code = parse_or_exit(app, args, out, err)) return *code;
 
     core::LayerRunSetup setup;
@@ -95,7 +109,9 @@ int sim_layers(const std::vector<std::string>& args, std::ostream& out, std::ost
     j["speedup"] = r.speedup;
     j["gpu_faster"] = r.gpu.finish < r.cpu.finish;
     if (with_timeline) {
-        j["timeline"] = {{"cpu", timeline_json(r, r.cpu, widths)}, {"gpu", timeline_json(r, r.gpu, widths)}};
+        j["timeline"] = {
+            {"cpu", timeline_json(r, r.cpu, widths, "CPU", core::layer_overhead(setup.mode, setup.cpu) > 0)},
+            {"gpu", timeline_json(r, r.gpu, widths, "GPU", core::layer_overhead(setup.mode, setup.gpu) > 0)}};
     }
     (void)as_json;  // JSON is the only format; the flag is accepted so scripts read clearly
     out << j.dump(2) << "\n";

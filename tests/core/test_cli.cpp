@@ -44,6 +44,22 @@ TEST_CASE("sim layers --timeline lists every neuron's core, start and end") {
     CHECK(j["timeline"]["gpu"][6]["layer"] == 2);
     CHECK(j["timeline"]["gpu"][6]["start"] == 1);
     CHECK(j["timeline"]["cpu"][14]["end"] == 15);
+    CHECK(j["timeline"]["gpu"][6]["resource"] == "GPU core 0");
+    CHECK(j["timeline"]["cpu"][14]["resource"] == "CPU core 0");
+}
+
+TEST_CASE("sim layers --timeline in hardware mode lists the GPU's launch wait before each layer") {
+    const Outcome o = sim({"layers", "--mode", "hardware", "--gpu", "h100", "--json", "--timeline"});
+    REQUIRE(o.code == 0);
+    const auto j = nlohmann::json::parse(o.out);
+    const auto& gpu = j["timeline"]["gpu"];
+    REQUIRE(gpu.size() == 15 + 3);  // 15 neurons, one launch per layer
+    CHECK(gpu[0]["task"] == "launch");
+    CHECK(gpu[0]["start"] == 0);
+    CHECK(gpu[0]["end"].get<double>() == Approx(j["gpu_layer_overhead_s"].get<double>()));
+    CHECK(gpu[1]["task"] == "neuron");
+    CHECK(gpu[1]["start"].get<double>() == Approx(gpu[0]["end"].get<double>()));  // the layer waits for its launch
+    for (const auto& e : j["timeline"]["cpu"]) CHECK(e["task"] == "neuron");  // a CPU has no launch to wait for
 }
 
 TEST_CASE("sim layers in hardware mode reports seconds and the crossover width") {
