@@ -7,7 +7,7 @@
 
 #include "cli/cli.hpp"
 #include "lessons/catalog.hpp"
-#include "m2m/core/layer_run.hpp"
+#include "m2m/core/layers/layer_run.hpp"
 
 #ifndef M2M_VERSION
 #define M2M_VERSION "dev"

@@ -9,7 +9,7 @@
 #include <ostream>
 #include <string>
 
-#include "m2m/core/topology.hpp"
+#include "m2m/core/rack/topology.hpp"
 #include "m2m/presets/presets.hpp"
 
 namespace m2m::cli::rack {

@@ -5,7 +5,7 @@
 
 #include "cli/cli.hpp"
 #include "cli/rack_options.hpp"
-#include "m2m/core/collectives.hpp"
+#include "m2m/core/rack/collectives.hpp"
 
 namespace m2m::cli {
 

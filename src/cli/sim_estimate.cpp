@@ -4,7 +4,7 @@
 #include <ostream>
 
 #include "cli/cli.hpp"
-#include "m2m/core/estimator.hpp"
+#include "m2m/core/scale/estimator.hpp"
 #include "m2m/presets/models.hpp"
 
 namespace m2m::cli {

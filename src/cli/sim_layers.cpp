@@ -4,7 +4,7 @@
 #include <ostream>
 
 #include "cli/cli.hpp"
-#include "m2m/core/layer_run.hpp"
+#include "m2m/core/layers/layer_run.hpp"
 #include "m2m/presets/presets.hpp"
 
 namespace m2m::cli {

@@ -6,7 +6,7 @@
 #include <ostream>
 
 #include "cli/cli.hpp"
-#include "m2m/core/split.hpp"
+#include "m2m/core/split/split.hpp"
 #include "m2m/presets/presets.hpp"
 
 namespace m2m::cli {

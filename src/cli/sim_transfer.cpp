@@ -5,7 +5,7 @@
 
 #include "cli/cli.hpp"
 #include "cli/rack_options.hpp"
-#include "m2m/core/topology.hpp"
+#include "m2m/core/rack/topology.hpp"
 
 namespace m2m::cli {
 

@@ -1,10 +1,10 @@
 // Which panels exist and in what order: add a lesson here and everywhere else follows.
 #include "lessons/catalog.hpp"
 
-#include "lessons/explain_panel.hpp"
-#include "lessons/layer_run_panel.hpp"
-#include "lessons/rack_panel.hpp"
-#include "lessons/split_panel.hpp"
+#include "lessons/explain/explain_panel.hpp"
+#include "lessons/layers/layer_run_panel.hpp"
+#include "lessons/rack/rack_panel.hpp"
+#include "lessons/split/split_panel.hpp"
 
 namespace m2m::lessons {
 

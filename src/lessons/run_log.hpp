@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "m2m/core/explain_back.hpp"
+#include "m2m/core/explain/explain_back.hpp"
 
 namespace m2m::lessons {
 

@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "m2m/core/units.hpp"
+#include "m2m/core/engine/units.hpp"
 
 namespace m2m::lessons {
 

@@ -14,7 +14,7 @@
 #include <random>
 #include <thread>
 
-#include "m2m/core/layer_run.hpp"
+#include "m2m/core/layers/layer_run.hpp"
 
 namespace m2m::measure {
 

@@ -11,8 +11,8 @@
 #include <thread>
 
 #include "cli/cli.hpp"
-#include "m2m/core/layer_run.hpp"
-#include "m2m/core/units.hpp"
+#include "m2m/core/layers/layer_run.hpp"
+#include "m2m/core/engine/units.hpp"
 #include "measure/gl_context.hpp"
 #include "measure/gl_path.hpp"
 #include "measure/measurement.hpp"

@@ -14,7 +14,7 @@
 #include <fstream>
 #include <thread>
 
-#include "m2m/core/layer_run.hpp"
+#include "m2m/core/layers/layer_run.hpp"
 #include "m2m/presets/presets.hpp"
 
 namespace m2m::measure {

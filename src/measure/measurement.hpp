@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "m2m/core/machine.hpp"
+#include "m2m/core/engine/machine.hpp"
 #include "measure/cpu_paths.hpp"
 #include "measure/gpu_run.hpp"
 

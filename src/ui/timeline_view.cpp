@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "m2m/core/units.hpp"
+#include "m2m/core/engine/units.hpp"
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
 

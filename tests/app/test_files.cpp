@@ -8,7 +8,7 @@
 #include "app/files.hpp"
 #include "app/scenario.hpp"
 #include "app/settings.hpp"
-#include "lessons/layer_run_panel.hpp"
+#include "lessons/layers/layer_run_panel.hpp"
 
 using namespace m2m;
 namespace fs = std::filesystem;

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <vector>
 
-#include "m2m/core/collectives.hpp"
-#include "m2m/core/layer_run.hpp"
+#include "m2m/core/rack/collectives.hpp"
+#include "m2m/core/layers/layer_run.hpp"
 #include "m2m/presets/presets.hpp"
 
 using namespace m2m::core;

@@ -7,7 +7,7 @@
 #include <functional>
 #include <vector>
 
-#include "m2m/core/estimator.hpp"
+#include "m2m/core/scale/estimator.hpp"
 #include "m2m/presets/models.hpp"
 
 using namespace m2m;

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <set>
 
-#include "m2m/core/collectives.hpp"
+#include "m2m/core/rack/collectives.hpp"
 #include "m2m/presets/presets.hpp"
 
 using namespace m2m;

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "m2m/core/estimator.hpp"
+#include "m2m/core/scale/estimator.hpp"
 #include "m2m/presets/models.hpp"
 
 using namespace m2m;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "m2m/core/explain_back.hpp"
+#include "m2m/core/explain/explain_back.hpp"
 
 using namespace m2m::core;
 

@@ -1,7 +1,7 @@
 // Lesson 1's model: the lesson's own figures, the rules of a layered run, and hardware mode's crossover.
 #include <catch2/catch.hpp>
 
-#include "m2m/core/layer_run.hpp"
+#include "m2m/core/layers/layer_run.hpp"
 #include "m2m/presets/presets.hpp"
 
 using namespace m2m::core;

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "m2m/core/next_word.hpp"
+#include "m2m/core/split/next_word.hpp"
 
 using namespace m2m::core;
 

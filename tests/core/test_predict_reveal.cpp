@@ -1,7 +1,8 @@
 // Predict, then reveal: a guess about a send or a split set against what the core computed.
 #include <catch2/catch.hpp>
 
-#include "m2m/core/predict_reveal.hpp"
+#include "m2m/core/rack/send_guess.hpp"
+#include "m2m/core/split/split_guess.hpp"
 #include "m2m/presets/presets.hpp"
 
 using namespace m2m;

@@ -1,7 +1,7 @@
 // The scheduler's rules, checked on small graphs where every start and end is known.
 #include <catch2/catch.hpp>
 
-#include "m2m/core/scheduler.hpp"
+#include "m2m/core/engine/scheduler.hpp"
 
 using namespace m2m::core;
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <set>
 
-#include "m2m/core/split.hpp"
+#include "m2m/core/split/split.hpp"
 #include "m2m/presets/presets.hpp"
 
 using namespace m2m::core;

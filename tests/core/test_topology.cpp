@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "m2m/core/topology.hpp"
+#include "m2m/core/rack/topology.hpp"
 #include "m2m/presets/presets.hpp"
 
 using namespace m2m;

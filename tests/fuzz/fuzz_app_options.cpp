@@ -5,7 +5,7 @@
 #include "app/options.hpp"
 #include "fuzz_input.hpp"
 #include "lessons/catalog.hpp"
-#include "m2m/core/layer_run.hpp"
+#include "m2m/core/layers/layer_run.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace m2m;

@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "fuzz_input.hpp"
-#include "m2m/core/layer_run.hpp"
+#include "m2m/core/layers/layer_run.hpp"
 #include "measure/measure_cli.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

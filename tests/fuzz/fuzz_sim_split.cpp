@@ -1,6 +1,6 @@
 // Fuzz target: `math-to-metal sim split` (Lesson 3's next-word network split across GPUs), one flag or value a line.
 #include "fuzz_sim.hpp"
-#include "m2m/core/next_word.hpp"
+#include "m2m/core/split/next_word.hpp"
 
 // Training the network takes seconds under the sanitizers: done once before fuzzing starts, so it
 // does not count against the first input's time limit.

@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "../ui/headless.hpp"
-#include "lessons/measure_view.hpp"
+#include "lessons/layers/measure_view.hpp"
 
 using namespace m2m;
 

@@ -4,11 +4,11 @@
 #include <string>
 
 #include "headless.hpp"
-#include "lessons/explain_panel.hpp"
-#include "lessons/rack_panel.hpp"
+#include "lessons/explain/explain_panel.hpp"
+#include "lessons/rack/rack_panel.hpp"
 #include "lessons/run_log.hpp"
-#include "lessons/split_panel.hpp"
-#include "m2m/core/units.hpp"
+#include "lessons/split/split_panel.hpp"
+#include "m2m/core/engine/units.hpp"
 #include "ui/widgets.hpp"
 
 using namespace m2m;

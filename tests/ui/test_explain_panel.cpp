@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "headless.hpp"
-#include "lessons/explain_panel.hpp"
-#include "lessons/layer_run_panel.hpp"
+#include "lessons/explain/explain_panel.hpp"
+#include "lessons/layers/layer_run_panel.hpp"
 #include "ui/view.hpp"
 
 using namespace m2m;

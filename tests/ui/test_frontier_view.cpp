@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "headless.hpp"
-#include "lessons/frontier_view.hpp"
-#include "lessons/split_panel.hpp"
+#include "lessons/split/frontier_view.hpp"
+#include "lessons/split/split_panel.hpp"
 #include "m2m/presets/models.hpp"
 #include "ui/widgets.hpp"
 

@@ -7,7 +7,7 @@
 
 #include "headless.hpp"
 #include "lessons/catalog.hpp"
-#include "ui/home_screen.hpp"
+#include "lessons/home_screen.hpp"
 #include "ui/widgets.hpp"
 
 using namespace m2m;

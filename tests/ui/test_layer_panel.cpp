@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "headless.hpp"
-#include "lessons/layer_run_panel.hpp"
+#include "lessons/layers/layer_run_panel.hpp"
 
 using namespace m2m;
 

@@ -9,11 +9,11 @@
 
 #include "headless.hpp"
 #include "lessons/catalog.hpp"
-#include "lessons/layer_run_panel.hpp"
-#include "lessons/rack_panel.hpp"
+#include "lessons/layers/layer_run_panel.hpp"
+#include "lessons/rack/rack_panel.hpp"
 #include "lessons/run_log.hpp"
-#include "lessons/split_panel.hpp"
-#include "ui/home_screen.hpp"
+#include "lessons/split/split_panel.hpp"
+#include "lessons/home_screen.hpp"
 #include "ui/view.hpp"
 
 using namespace m2m;

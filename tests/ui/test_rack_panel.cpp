@@ -5,7 +5,7 @@
 #include <string>
 
 #include "headless.hpp"
-#include "lessons/rack_panel.hpp"
+#include "lessons/rack/rack_panel.hpp"
 #include "ui/widgets.hpp"
 
 using namespace m2m;

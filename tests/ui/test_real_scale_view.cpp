@@ -7,8 +7,8 @@
 #include <string>
 
 #include "headless.hpp"
-#include "lessons/layer_run_panel.hpp"
-#include "lessons/real_scale_view.hpp"
+#include "lessons/layers/layer_run_panel.hpp"
+#include "lessons/layers/real_scale_view.hpp"
 #include "m2m/presets/models.hpp"
 #include "ui/widgets.hpp"
 

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "headless.hpp"
-#include "lessons/split_panel.hpp"
+#include "lessons/split/split_panel.hpp"
 #include "ui/theme.hpp"
 
 using namespace m2m;

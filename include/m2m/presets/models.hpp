@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "m2m/core/estimator.hpp"
+#include "m2m/core/scale/estimator.hpp"
 #include "m2m/presets/presets.hpp"
 
 namespace m2m::presets {

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "m2m/core/machine.hpp"
-#include "m2m/core/topology.hpp"
+#include "m2m/core/engine/machine.hpp"
+#include "m2m/core/rack/topology.hpp"
 
 namespace m2m::presets {
 

@@ -1,0 +1,137 @@
+// "Explain it back": a free-text answer checked for the lesson's key ideas, and the student's own runs in words.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "m2m/core/layers/layer_run.hpp"
+
+namespace m2m::core {
+
+// --- the question and its ideas ----------------------------------------------------------------
+
+std::string_view explain_question();
+/// A complete answer in the app's own words, shown when the student asks for it.
+std::string_view explain_model_answer();
+
+/// The key ideas a good answer mentions, in the order the checklist shows them.
+enum class ExplainIdea {
+    dot_products,         ///< a matrix multiply is many dot products (multiply, then add up)
+    independent_outputs,  ///< each output (each neuron) of a layer needs nothing from the others
+    gpu_many_cores,       ///< a GPU has thousands of small cores that run them at once
+    cpu_few_cores,        ///< a CPU has a few big cores that go (mostly) one after another
+    layers_depend,        ///< only the layers depend on each other (layer by layer)
+    data_movement,        ///< moving the numbers matters too (memory bandwidth, links)
+};
+inline constexpr std::size_t explain_idea_count = 6;
+std::string_view explain_idea_id(ExplainIdea idea);     ///< "dot_products", ... (logs and tests)
+std::string_view explain_idea_title(ExplainIdea idea);  ///< the checklist line
+std::string_view explain_idea_hint(ExplainIdea idea);   ///< one line that points at a missing idea
+
+/// Common wrong ideas the checker notices, each answered with a kind correction.
+enum class Misconception {
+    gpu_cores_faster,    ///< "each GPU core is faster than a CPU core"
+    cpu_more_cores,      ///< "the CPU has more cores" / "the GPU has fewer cores"
+    layers_in_parallel,  ///< "all the layers run at once"
+};
+std::string_view misconception_id(Misconception m);
+std::string_view misconception_note(Misconception m);
+
+// --- checking an answer ------------------------------------------------------------------------
+
+enum class AnswerKind {
+    empty,        ///< nothing but white space
+    no_words,     ///< symbols or emoji only
+    not_english,  ///< mostly another language (the checker reads English only)
+    answer,       ///< an English answer, checked
+};
+
+struct IdeaCheck {
+    ExplainIdea idea = ExplainIdea::dot_products;
+    bool found = false;
+    std::string evidence;  ///< the student's own words that showed the idea, e.g. "thousands of small cores"
+};
+
+struct MisconceptionCheck {
+    Misconception which = Misconception::gpu_cores_faster;
+    std::string evidence;  ///< the words that suggested it
+};
+
+struct ExplainFeedback {
+    AnswerKind kind = AnswerKind::empty;
+    bool truncated = false;   ///< longer than explain_max_answer_chars: only the start was read
+    std::size_t words = 0;    ///< words in Latin letters that were read
+    std::vector<IdeaCheck> ideas;  ///< all six ideas, in ExplainIdea order
+    std::vector<MisconceptionCheck> misconceptions;
+    std::string summary;      ///< one or two sentences on the whole answer
+    std::vector<std::string> notes;  ///< about the reading itself: truncated, another language
+
+    std::size_t found_count() const;
+    bool found(ExplainIdea idea) const;
+    bool has(Misconception m) const;
+};
+
+/// Characters (code points) read from an answer; the rest is ignored and reported. Keeps the
+/// check linear and bounded however much is pasted in.
+inline constexpr std::size_t explain_max_answer_chars = 20000;
+
+/// Checks `answer` (UTF-8; invalid bytes are read as separators) for the six ideas and the
+/// misconceptions. Words are matched with their plurals, in any letter case, through synonyms
+/// and phrasings, and with one slip of the keyboard in longer words ("paralel", "bandwith").
+ExplainFeedback grade_answer(std::string_view answer);
+
+/// Comma-separated ids of the ideas found, in order ("dot_products,gpu_many_cores"), or "none".
+std::string found_ids(const ExplainFeedback& feedback);
+/// Comma-separated ids of the misconceptions, or "none".
+std::string misconception_ids(const ExplainFeedback& feedback);
+
+// --- facts from the student's own runs -----------------------------------------------------------
+
+/// A Lesson 1 run the student played to its end.
+struct LayerRunFact {
+    std::vector<int> widths;     ///< inputs, hidden layers, outputs
+    bool hardware = false;       ///< hardware timing (else lesson timing)
+    std::string cpu_name, gpu_name;
+    std::uint32_t cpu_cores = 0, gpu_cores = 0;
+    double speedup = 0;          ///< CPU time / GPU time
+    bool operator==(const LayerRunFact&) const = default;
+};
+
+/// A Lesson 2 tensor send.
+struct TransferFact {
+    std::string link;            ///< the route's slowest link: "NVLink", "InfiniBand", "PCIe"
+    double bytes = 0;
+    double time_s = 0;
+    double relative_time = 0;    ///< time / the same bytes between two GPUs of one node (1 inside a node)
+    bool operator==(const TransferFact&) const = default;
+};
+
+/// A Lesson 3 split of the network and what it exchanged in one training step.
+struct SplitFact {
+    std::string strategy;        ///< as the lesson names it: "data parallel", "tensor parallel", ...
+    int gpus = 0;
+    double exchanged_bytes = 0;  ///< per training step
+    bool operator==(const SplitFact&) const = default;
+};
+
+using RunFact = std::variant<LayerRunFact, TransferFact, SplitFact>;
+
+/// The fact Lesson 1 records for a setup and its result.
+LayerRunFact layer_run_fact(const LayerRunSetup& setup, const LayerRunResult& result);
+
+/// The student's runs in a few sentences, Lesson 1 first, each from the latest facts:
+/// "In your Lesson 1 run with 512-wide layers the GPU finished 85× sooner than the CPU (...)."
+/// At most one or two sentences per lesson; empty when there are no facts.
+std::vector<std::string> run_fact_sentences(std::span<const RunFact> facts);
+
+/// "85.3×", "5×", "2.5×": a ratio written as Lesson 1's readout writes it.
+std::string fact_ratio_text(double ratio);
+/// "58.2 KB", "1 GB", "512 bytes": decimal byte units.
+std::string fact_bytes_text(double bytes);
+
+}  // namespace m2m::core

@@ -1,0 +1,74 @@
+// Predict, then reveal in Lesson 3: the guess of the split that moves the most, in the lesson's words.
+#include "m2m/core/split/split_guess.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace m2m::core {
+
+namespace {
+
+// One short reason per strategy for what it moves in a step (the core's why_sentence says more).
+std::string moves_text(Strategy s) {
+    switch (s) {
+        case Strategy::data: return "data parallel exchanges only the gradients, once per step";
+        case Strategy::tensor:
+            return "tensor parallel collects every layer's outputs going forward and adds up their gradients "
+                   "coming back";
+        case Strategy::pipeline: return "a pipeline passes on only the values at each border between stages";
+        case Strategy::three_d: return "3D parallel does all three at once";
+    }
+    return {};
+}
+
+std::string capitalised(std::string s) {
+    if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
+    return s;
+}
+
+}  // namespace
+
+std::vector<StrategyBytes> exchanged_by_strategy(const NextWordModel& model, const SplitSetup& setup) {
+    std::vector<StrategyBytes> out;
+    for (Strategy s : {Strategy::data, Strategy::tensor, Strategy::pipeline, Strategy::three_d}) {
+        const std::vector<int> counts = accepted_gpu_counts(s);
+        if (std::find(counts.begin(), counts.end(), setup.gpus) == counts.end()) continue;
+        SplitSetup one = setup;
+        one.strategy = s;
+        const std::vector<int> mbs = accepted_micro_batches(one);
+        if (!mbs.empty() && std::find(mbs.begin(), mbs.end(), one.micro_batches) == mbs.end())
+            one.micro_batches = *std::min_element(mbs.begin(), mbs.end(), [&](int a, int b) {
+                return std::abs(a - setup.micro_batches) < std::abs(b - setup.micro_batches);
+            });
+        if (check_split(one, false)) continue;
+        out.push_back({s, plan_split(model, one).exchanged_bytes});
+    }
+    return out;
+}
+
+SplitReveal reveal_split(Strategy guess, std::span<const StrategyBytes> bytes, int gpus) {
+    if (bytes.empty()) throw std::invalid_argument("reveal_split needs at least one strategy's bytes");
+    SplitReveal r;
+    const auto top = std::max_element(bytes.begin(), bytes.end(),
+                                      [](const StrategyBytes& a, const StrategyBytes& b) { return a.exchanged < b.exchanged; });
+    r.most = top->strategy;
+    r.right = std::any_of(bytes.begin(), bytes.end(), [&](const StrategyBytes& b) {
+        return b.strategy == guess && b.exchanged == top->exchanged;
+    });
+    const std::string most(strategy_label(r.most));
+    r.lines.push_back(r.right ? "Right: " + most + " exchanges the most."
+                              : "You guessed " + std::string(strategy_label(guess)) + "; " + most + " exchanges the most.");
+    r.lines.push_back(capitalised(moves_text(r.most)) + ".");
+    std::vector<StrategyBytes> sorted(bytes.begin(), bytes.end());
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const StrategyBytes& a, const StrategyBytes& b) { return a.exchanged > b.exchanged; });
+    std::string each = "Per training step on " + std::to_string(gpus) + (gpus == 1 ? " GPU: " : " GPUs: ");
+    for (std::size_t i = 0; i < sorted.size(); ++i)
+        each += (i ? ", " : "") + std::string(strategy_label(sorted[i].strategy)) + " " +
+                split_bytes_text(static_cast<double>(sorted[i].exchanged));
+    r.lines.push_back(each + ".");
+    return r;
+}
+
+}  // namespace m2m::core

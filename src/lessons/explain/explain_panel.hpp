@@ -1,0 +1,74 @@
+// "Explain it back": the student answers the lesson's question in their own words and gets a checklist.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lessons/lesson.hpp"
+#include "lessons/run_log.hpp"
+#include "m2m/core/explain/explain_back.hpp"
+
+namespace m2m::lessons {
+
+class ExplainPanel : public Lesson {
+public:
+    /// `log` holds the facts of the student's runs (the app's shared record by default).
+    explicit ExplainPanel(RunLog& log = run_log());
+    std::string_view id() const override { return "explain"; }
+    std::string_view title() const override { return "4 \xc2\xb7 Explain it back"; }
+    void draw(float dt_s) override;
+    /// Nothing plays in this lesson; the shared keys act on an empty timeline.
+    ui::Playback& playback() override { return m_playback; }
+    /// "lesson=explain chars=212 submitted=1 changed=0 ideas=4/6 found=dot_products,... misconceptions=none
+    ///  model=0 facts=1"
+    std::string status() const override;
+    std::string_view summary() const override;
+    std::string_view intro() const override;
+    /// {"answer": "...", "submitted": true, "model_answer_shown": false}: a teacher can prepare an
+    /// answer to discuss, with its checklist already showing.
+    nlohmann::json save_state() const override;
+    void load_state(const nlohmann::json& state) override;
+
+    /// Replaces the answer as if the student had typed it (tests, scenarios).
+    void set_answer(std::string_view text);
+    const std::string& answer() const { return m_answer; }
+    /// What the Submit button does: checks the answer as it is now.
+    void submit();
+    bool submitted() const { return m_feedback.has_value(); }
+    /// The answer was edited after the last Submit.
+    bool changed_since_submit() const { return m_changed; }
+    /// The last Submit's feedback; check submitted() first.
+    const core::ExplainFeedback& feedback() const { return *m_feedback; }
+    void show_model_answer(bool show) { m_show_model = show; }
+    bool model_answer_shown() const { return m_show_model; }
+    /// The student's runs as sentences, refreshed whenever the run log changes.
+    const std::vector<std::string>& run_sentences();
+
+private:
+    void answer_edited();
+    void draw_controls(float box_height, bool roomy);
+    void draw_submit();
+    void draw_question_large();
+    void draw_feedback();
+    void draw_idea(const core::IdeaCheck& check);
+    void draw_readouts();
+    void draw_footer(bool with_submit);
+
+    RunLog& m_log;
+    std::uint64_t m_log_revision = UINT64_MAX;
+    std::vector<std::string> m_run_sentences;
+    std::string m_answer;
+    std::size_t m_answer_chars = 0;
+    std::optional<core::ExplainFeedback> m_feedback;
+    bool m_changed = false;
+    bool m_show_model = false;
+    bool m_scroll_to_model = false;
+    float m_wrap_width = 0;  // the answer box's text width, for the soft wrap while typing
+    bool m_rewrap = false;   // an answer set from outside is wrapped at the next draw
+    ui::Playback m_playback;
+};
+
+}  // namespace m2m::lessons

@@ -1,0 +1,73 @@
+// Lesson 1, "Layer by layer: CPU vs GPU": the same network run on both machines at once.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "lessons/lesson.hpp"
+#include "lessons/layers/measure_view.hpp"
+#include "lessons/layers/real_scale_view.hpp"
+#include "m2m/core/layers/layer_run.hpp"
+#include "lessons/layers/network_view.hpp"
+
+namespace m2m::lessons {
+
+class LayerRunPanel : public Lesson {
+public:
+    LayerRunPanel();
+    std::string_view id() const override { return "layers"; }
+    std::string_view title() const override { return "1 \xc2\xb7 Layer by layer"; }
+    void draw(float dt_s) override;
+    ui::Playback& playback() override { return m_playback; }
+    std::string status() const override;
+    std::string_view summary() const override;
+    std::string_view intro() const override;
+    nlohmann::json save_state() const override;
+    void load_state(const nlohmann::json& state) override;
+    std::string timeline_csv() const override;
+    /// Predict, then reveal: the student's guess of the speedup (0: no guess).
+    void set_guess(double speedup) { m_guess = speedup; }
+
+    /// Replaces the whole setup (command line, scenarios, tests); throws on an invalid one.
+    void apply(const core::LayerRunSetup& setup);
+    const core::LayerRunSetup& setup() const { return m_setup; }
+    const core::LayerRunResult& result() const { return m_result; }
+    const core::LayerRunStory& story() const { return m_story; }
+
+    /// What one machine looks like at the cursor: the network's lit neurons and its busy cores.
+    struct MachineFrame {
+        ui::NetworkFrame network;
+        std::vector<float> cell_busy;  ///< 0..1 per drawn core cell
+        std::uint32_t cores_per_cell = 1;
+        int active_layer = -1;         ///< hidden/output layer being computed, -1 when none
+        std::int64_t done = 0;
+    };
+    MachineFrame frame_of(const core::MachineRun& m, double cursor, bool gpu) const;
+
+private:
+    void recompute();      ///< asks the core again after a parameter changed
+    void refresh_views();  ///< the story, sweep, spans and playback of the current result
+    void draw_controls();
+    void draw_scene(float height);
+    void draw_machine(const char* title, const char* subtitle, const core::MachineRun& m, bool gpu, ImVec2 size);
+    void draw_clocks();
+    void draw_readouts();
+    void draw_plot(float height);
+    std::vector<int> hidden_widths() const;
+
+    core::LayerRunSetup m_setup;
+    core::LayerRunResult m_result;
+    core::LayerRunStory m_story;
+    std::vector<core::SpeedupPoint> m_sweep;
+    std::optional<int> m_crossover;
+    ui::Playback m_playback;
+    // per machine and layer: first start and last end, so a frame scans only the running layer
+    std::vector<std::pair<core::SimTime, core::SimTime>> m_cpu_spans, m_gpu_spans;
+    int m_uniform_width = 6;
+    float m_guess = 0;
+    std::size_t m_cpu_preset = 0, m_gpu_preset = 0;
+    MeasureView m_measure;  ///< "Measure this machine": the same network run for real
+    RealScaleView m_real_scale;  ///< the "Real scale" tab: a frontier model on one CPU, one GPU, a cluster
+};
+
+}  // namespace m2m::lessons

@@ -1,0 +1,442 @@
+// Lesson 1's "Real scale" tab: a frontier model's training time on one CPU, one GPU and a cluster.
+// The core computes every figure (compare_training_run, the cluster's MFU from search_layouts);
+// this file picks the settings, caches the result and draws it.
+//
+// [SECTION] settings and recompute   [SECTION] tab and controls   [SECTION] scene   [SECTION] state
+#include "lessons/layers/real_scale_view.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "m2m/core/engine/units.hpp"
+#include "lessons/saved_state.hpp"
+#include "m2m/presets/models.hpp"
+#include "ui/theme.hpp"
+#include "ui/view.hpp"
+#include "ui/widgets.hpp"
+
+namespace m2m::lessons {
+
+namespace {
+
+const std::vector<std::string>& cpu_ids() {
+    static const auto ids = presets::builtin().ids(core::ResourceKind::cpu_core);
+    return ids;
+}
+
+std::string fmt(const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+// Axis marks a person reads without arithmetic: calendar units, then decades of years.
+std::vector<std::pair<double, std::string>> calendar_marks() {
+    const double year = 365.25 * 86400;
+    std::vector<std::pair<double, std::string>> marks = {
+        {1e-3, "1 ms"}, {1, "1 second"}, {60, "1 minute"}, {3600, "1 hour"}, {86400, "1 day"}, {30.44 * 86400, "1 month"},
+        {year, "1 year"}, {10 * year, "10 years"}, {100 * year, "100 years"}, {1e3 * year, "1,000 years"},
+        {1e4 * year, "10,000 years"}, {1e5 * year, "100,000 years"}, {1e6 * year, "1 million years"},
+        {1e7 * year, "10 million years"}, {1e8 * year, "100 million years"}, {1e9 * year, "1 billion years"}};
+    return marks;
+}
+
+// Token counts a teacher may want, each with where it comes from.
+struct TokenPick {
+    const char* label;
+    double tokens;  ///< 0: 20 per parameter
+    const char* source;
+};
+constexpr TokenPick token_picks[] = {
+    {"300B (GPT-3)", 300e9, "GPT-3 175B was trained on 300 billion tokens (Brown et al. 2020, sec. 2.2 and Table D.1)."},
+    {"15.6T (Llama 3)", 15.6e12, "Llama 3 405B was pre-trained on 15.6 trillion tokens (Llama 3 Herd of Models, 2024, sec. 1)."},
+    {"20 per parameter", 0,
+     "About 20 tokens per parameter is the compute-optimal amount found by Hoffmann et al. 2022 (Chinchilla)."},
+};
+
+
+}  // namespace
+
+// [SECTION] settings and recompute ----------------------------------------------------------
+
+// Nothing is computed until the tab is first shown (or apply() is called): the layout search
+// behind the cluster row would otherwise add to every start of the app.
+RealScaleView::RealScaleView() { m_edit_billions = m_settings.tokens / 1e9; }
+
+void RealScaleView::apply(const Settings& s) {
+    auto fail = [](const std::string& why) { throw std::invalid_argument(why); };
+    const presets::ModelPreset* model = presets::builtin_models().find(s.model);
+    if (!model) fail("model: unknown model '" + s.model + "' (accepted: " + presets::joined_model_ids() + ")");
+    const auto cpu = presets::cpu_rate(s.cpu);
+    if (!cpu) fail("cpu: unknown CPU '" + s.cpu + "' (accepted: " + presets::joined_ids(core::ResourceKind::cpu_core) + ")");
+    auto setup = presets::estimator_setup(model->shape, s.gpu);
+    if (!setup || presets::resolve_gpu_id(s.gpu) != s.gpu)
+        fail("gpu: unknown GPU '" + s.gpu + "' (accepted: " + presets::joined_estimator_gpu_ids() + ")");
+    if (!(s.tokens >= min_tokens && s.tokens <= max_tokens)) fail("tokens: must be a number from 1e6 to 1e15");
+    if (s.cluster_gpus < min_cluster_gpus || s.cluster_gpus > max_cluster_gpus || (s.cluster_gpus & (s.cluster_gpus - 1)) != 0)
+        fail("cluster_gpus: must be a power of two from " + core::format_count(min_cluster_gpus) + " to " +
+             core::format_count(max_cluster_gpus));
+
+    // The cluster's rate comes from the fastest layout that fits, with today's usual memory
+    // savers (flash attention, selective recompute, ZeRO-1), on about 4.2 million tokens a step.
+    core::EstimateSetup cluster = std::move(*setup);
+    core::Layout& l = cluster.layout;
+    l.gpus = s.cluster_gpus;
+    l.tp = l.pp = 1;
+    l.dp = s.cluster_gpus;
+    l.micro_batch = 1;
+    l.global_batch = std::max<std::int64_t>(1, tokens_per_step / cluster.model.seq);
+    l.schedule = core::ScheduleKind::one_f_one_b;
+    l.recompute = core::Recompute::selective;
+    l.attention = core::AttentionKernel::flash;
+    l.zero_stage = 1;
+    const core::SearchResult found = core::search_layouts(cluster, 1);
+    std::optional<core::LayoutScore> best;
+    if (!found.best.empty()) best = found.best.front();
+    const std::int64_t parameters = core::count_parameters(cluster.model).total;
+    core::TrainingRunComparison c = core::compare_training_run(cluster.model.name, static_cast<double>(parameters), s.tokens,
+                                                               *cpu, cluster.gpu, s.cluster_gpus, best ? best->mfu : 0.0);
+
+    // Everything computed: only now change the view.
+    m_settings = s;
+    m_parameters = parameters;
+    m_comparison = std::move(c);
+    m_cluster_setup = std::move(cluster);
+    m_cluster = best;
+    ++m_computations;
+
+    const auto& bl = m_cluster_setup.layout;
+    m_title = m_cluster_setup.model.name + ": one CPU, one GPU or " + core::format_count(s.cluster_gpus) + " GPUs?";
+    if (m_cluster) {
+        const core::Layout& b = m_cluster->layout;
+        m_layout_note = "The cluster row is not perfect scaling. Its rate is " + core::format_count(s.cluster_gpus) +
+                        " GPUs x peak x " + fmt("%.0f%%", m_cluster->mfu * 100) +
+                        " MFU, the model FLOPs utilization of one training step simulated on the scheduler for the "
+                        "fastest layout that fits: TP " + std::to_string(b.tp) + " x PP " + std::to_string(b.pp) +
+                        " x DP " + std::to_string(b.dp) + ", micro-batch " + std::to_string(b.micro_batch) + ", " +
+                        core::format_count(bl.global_batch) + " sequences of " + core::format_count(m_cluster_setup.model.seq) +
+                        " tokens a step, 1F1B, flash attention, selective recompute, ZeRO-1. So the pipeline bubble, the "
+                        "wires and memory-bound work are in it; with the batch fixed, more GPUs each get less work and "
+                        "the MFU falls. It assumes every step is like that one.";
+        m_cluster_note.clear();
+    } else {
+        m_layout_note.clear();
+        m_cluster_note = "No layout of " + core::format_count(s.cluster_gpus) + " GPUs can hold " + m_cluster_setup.model.name +
+                         (found.smallest ? ": the smallest still needs " + fmt("%.0f GB", found.smallest->memory_bytes / 1e9) +
+                                               " per GPU, against " + fmt("%.0f GB", m_cluster_setup.gpu.memory_bytes / 1e9)
+                                         : std::string()) +
+                         ". Pick more GPUs.";
+    }
+
+    // Sources: the hardware presets' figures and the core's efficiency constants.
+    const core::EfficiencyConstant cpu_eff = core::cpu_achievable_fraction();
+    m_cpu_sources = presets::builtin().find(s.cpu)->spec.source + "Sustained share of peak: " + fmt("%.2f", cpu_eff.fraction) +
+                    " (" + cpu_eff.source + ")";
+    const auto gpu_eff = core::achievable_fraction(s.gpu);
+    m_gpu_sources = presets::builtin().find(s.gpu)->spec.source + "Sustained share of peak: " +
+                    fmt("%.2f", m_cluster_setup.gpu.achievable_fraction) + (gpu_eff ? " (" + gpu_eff->source + ")" : "");
+    // The estimator's fuller count per token, with attention's s x s work, against 6 x parameters.
+    const double extra = core::model_flops_per_token(m_cluster_setup.model) / (6.0 * static_cast<double>(parameters)) - 1.0;
+    m_attention_note = "6 x parameters x tokens counts the weights' multiply-adds only. The estimator's fuller count for " +
+                       m_cluster_setup.model.name + ", with attention's work over the " +
+                       core::format_count(m_cluster_setup.model.seq) + "-token context, is " + fmt("%.0f%%", std::abs(extra) * 100) +
+                       (extra >= 0 ? " more per token; all three rows leave that out."
+                                   : " less per token (the embedding table is looked up, not multiplied).");
+    m_parameters_text = core::format_count(parameters) + " parameters";
+    m_model_sources.clear();
+    for (const auto& f : model->figures) m_model_sources += f.label + ": " + f.value + " (" + f.source + ")\n";
+    m_model_sources += "Parameters counted from this shape: " + core::format_count(parameters);
+
+    // The log axis: from the calendar mark at or below the fastest row to the one at or above the slowest.
+    double lo = 1e300, hi = 0;
+    for (std::size_t i = 0; i < m_comparison.rows.size(); ++i) {
+        if (i == 2 && !m_cluster) continue;
+        lo = std::min(lo, m_comparison.rows[i].seconds);
+        hi = std::max(hi, m_comparison.rows[i].seconds);
+    }
+    const auto marks = calendar_marks();
+    m_axis_lo = lo, m_axis_hi = hi;
+    for (const auto& [sec, label] : marks)
+        if (sec <= lo) m_axis_lo = sec;
+    for (auto it = marks.rbegin(); it != marks.rend(); ++it)
+        if (it->first >= hi) m_axis_hi = it->first;
+    if (!(m_axis_hi > m_axis_lo)) m_axis_hi = m_axis_lo * 10;
+    m_ticks.clear();
+    for (const auto& [sec, label] : marks)
+        if (sec >= m_axis_lo && sec <= m_axis_hi) m_ticks.push_back({sec, label});
+}
+
+// [SECTION] tab and controls ----------------------------------------------------------------
+
+bool RealScaleView::draw() {
+    m_open = draw_view_tabs({"lesson1_views", "Layer by layer", "tab_layer_by_layer", "Real scale: a frontier model",
+                             "tab_real_scale"},
+                            m_select);
+    if (!m_open) return false;
+    if (m_computations == 0) apply(m_settings);  // first shown: ask the core once
+    const float fs = ImGui::GetFontSize();
+    controls_beside_scene("real_scale", std::min(fs * 21.0f, ImGui::GetContentRegionAvail().x * 0.36f),
+                          [this] { draw_controls(); }, [this] { draw_scene(); });
+    return true;
+}
+
+void RealScaleView::draw_controls() {
+    const auto& th = ui::theme();
+    static const std::string intro =
+        "The network on the first tab has a few dozen parameters. A frontier model has hundreds of billions, and "
+        "learns from hundreds of billions of tokens or more. How long would training it take?";
+    m_wrap.text(th.text, intro);
+    ImGui::Separator();
+    Settings s = m_settings;
+    bool changed = false;
+    // A narrow column (a projector at a large UI scale) puts "(sources)" under each list.
+    const bool beside = ImGui::GetContentRegionAvail().x >= ImGui::GetFontSize() * 14.0f;
+    const float combo_w = ImGui::GetContentRegionAvail().x -
+                          (beside ? ImGui::CalcTextSize("(sources)").x + ImGui::GetStyle().ItemSpacing.x : 0.0f);
+
+    ImGui::TextUnformatted("Model");
+    ImGui::SetNextItemWidth(combo_w);
+    const presets::ModelPreset* cur = presets::builtin_models().find(s.model);
+    if (ImGui::BeginCombo("##model", cur->shape.name.c_str())) {
+        for (const auto& m : presets::builtin_models().models)
+            if (ImGui::Selectable(m.shape.name.c_str(), m.shape.id == s.model) && m.shape.id != s.model) {
+                s.model = m.shape.id;
+                changed = true;
+            }
+        ImGui::EndCombo();
+    }
+    ui::note_item("real_scale_model");
+    ui::sources_marker(m_model_sources, beside ? ui::Beside::yes : ui::Beside::no);
+    m_wrap.text(th.text_dim, m_parameters_text);
+
+    static const std::string tokens_label = "Training tokens, billions";
+    m_wrap.text(th.text, tokens_label);
+    // A typed number takes effect when the box is left, so a half-typed "15" never runs.
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.45f);
+    ImGui::InputDouble("##tokens", &m_edit_billions, 0, 0, "%.4g");
+    if (ImGui::IsItemDeactivatedAfterEdit()) {
+        s.tokens = std::clamp(m_edit_billions * 1e9, min_tokens, max_tokens);
+        changed = changed || s.tokens != m_settings.tokens;
+    }
+    if (!ImGui::IsItemActive()) m_edit_billions = s.tokens / 1e9;
+    ui::note_item("real_scale_tokens");
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+    for (std::size_t i = 0; i < std::size(token_picks); ++i) {
+        const TokenPick& p = token_picks[i];
+        const float w = ImGui::CalcTextSize(p.label).x + ImGui::GetStyle().FramePadding.x * 2;
+        if (i > 0 && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w <= right) ImGui::SameLine();
+        if (ImGui::SmallButton(p.label)) {
+            s.tokens = std::clamp(p.tokens > 0 ? p.tokens : 20.0 * static_cast<double>(m_parameters), min_tokens, max_tokens);
+            changed = true;
+        }
+        if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+            ImGui::TextUnformatted(p.source);
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+    }
+
+    ImGui::Separator();
+    auto combo = [&](const std::string& label, const std::vector<std::string>& ids, std::string& value,
+                     const std::string& figures) {
+        m_wrap.text(th.text, label);
+        ImGui::SetNextItemWidth(combo_w);
+        const std::string id = "##" + label;
+        if (ImGui::BeginCombo(id.c_str(), presets::builtin().find(value)->spec.name.c_str())) {
+            for (const std::string& x : ids)
+                if (ImGui::Selectable(presets::builtin().find(x)->spec.name.c_str(), x == value) && x != value) {
+                    value = x;
+                    changed = true;
+                }
+            ImGui::EndCombo();
+        }
+        ui::sources_marker(figures, beside ? ui::Beside::yes : ui::Beside::no);
+    };
+    static const std::string cpu_label = "One CPU", gpu_label = "One GPU (and the cluster's)";
+    combo(cpu_label, cpu_ids(), s.cpu, m_cpu_sources);
+    combo(gpu_label, presets::estimator_gpu_ids(), s.gpu, m_gpu_sources);
+
+    ImGui::TextUnformatted("GPUs in the cluster");
+    int exponent = static_cast<int>(std::lround(std::log2(s.cluster_gpus)));
+    const int lo = static_cast<int>(std::lround(std::log2(min_cluster_gpus)));
+    const int hi = static_cast<int>(std::lround(std::log2(max_cluster_gpus)));
+    const std::string shown = core::format_count(s.cluster_gpus);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
+    ImGui::SliderInt("##cluster_gpus", &exponent, lo, hi, shown.c_str(), ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput);
+    // The layout search behind the cluster row takes up to a few tenths of a second: run it
+    // when the slider is let go, not on every frame of the drag.
+    const int dragged = 1 << std::clamp(exponent, lo, hi);
+    if (ImGui::IsItemDeactivatedAfterEdit() && dragged != s.cluster_gpus) {
+        s.cluster_gpus = dragged;
+        changed = true;
+    } else if (ImGui::IsItemActive() && dragged != s.cluster_gpus) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s on release", core::format_count(dragged).c_str());
+    }
+    ui::note_item("real_scale_gpus");
+    if (changed) apply(s);  // every value offered here is accepted
+}
+
+// [SECTION] scene ---------------------------------------------------------------------------
+
+void RealScaleView::draw_scene() {
+    const auto& th = ui::theme();
+    ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr;
+    if (big) ImGui::PushFont(big);
+    m_wrap.text(th.text, m_title);
+    if (big) ImGui::PopFont();
+    if (!m_comparison.assumptions.empty()) m_wrap.text(th.text_dim, m_comparison.assumptions.front());
+    ImGui::Spacing();
+    draw_bars();
+    ImGui::Spacing();
+    draw_notes();
+}
+
+/// One bar per machine on a logarithmic time axis with calendar marks, so "months against
+/// days" and "centuries against months" both show.
+void RealScaleView::draw_bars() {
+    const auto& th = ui::theme();
+    const float fs = ImGui::GetFontSize();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr;
+    const float big_fs = big ? big->FontSize : fs;
+    const ImU32 colours[3] = {th.cpu, th.gpu, th.nvlink};
+    const std::size_t rows = m_comparison.rows.size();
+    ImFont* value_font = big ? big : ImGui::GetFont();
+    float right_w = 0;
+    for (const auto& r : m_comparison.rows)
+        right_w = std::max(right_w, value_font->CalcTextSizeA(big_fs, FLT_MAX, 0, r.duration.c_str()).x);
+    right_w += fs;
+    const char* sources[3] = {m_cpu_sources.c_str(), m_gpu_sources.c_str(), m_gpu_sources.c_str()};
+    const float w = ImGui::GetContentRegionAvail().x;
+    const float bar_w = std::max(fs * 6, w - right_w);
+    const float bar_h = big_fs * 1.2f;
+    const double e0 = std::log10(m_axis_lo), e1 = std::log10(m_axis_hi);
+    const float x0 = ImGui::GetCursorScreenPos().x;
+    auto x_of = [&](double s) {
+        return x0 + static_cast<float>((std::log10(std::max(s, m_axis_lo)) - e0) / (e1 - e0)) * bar_w;
+    };
+    for (std::size_t i = 0; i < rows; ++i) {
+        const core::TrainingRunRow& r = m_comparison.rows[i];
+        m_wrap.text(colours[i % 3], r.label);
+        // Every peak rate and share of it, and where it is from: beside the label when it fits.
+        const float marker_w = ImGui::CalcTextSize("(sources)").x + ImGui::GetStyle().ItemSpacing.x;
+        if (ImGui::GetItemRectMax().x + marker_w <= x0 + w) ImGui::SameLine();
+        ImGui::TextDisabled("(sources)");
+        if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(fs * 40.0f);
+            ImGui::TextUnformatted(sources[i % 3]);
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        if (i == 2 && !m_cluster) {
+            m_wrap.text(th.warning, m_cluster_note);
+            continue;
+        }
+        dl->AddRectFilled(p, ImVec2(p.x + bar_w, p.y + bar_h), th.panel, 3.0f);
+        const float x1 = std::max(x_of(r.seconds), p.x + 3.0f);
+        dl->AddRectFilled(p, ImVec2(x1, p.y + bar_h), colours[i % 3], 3.0f);
+        for (const Tick& t : m_ticks) {  // the marks, through the bars only (never through words)
+            const float x = x_of(t.seconds);
+            dl->AddLine(ImVec2(x, p.y), ImVec2(x, p.y + bar_h), ui::fade(th.grid, 0.8f));
+        }
+        dl->AddText(value_font, big_fs, ImVec2(x1 + fs * 0.5f, p.y + (bar_h - big_fs) * 0.5f), th.text,
+                    r.duration.c_str());
+        ImGui::Dummy(ImVec2(w, bar_h));
+    }
+    // The marks' words under the last bar, skipping a word that would run into the one before it.
+    const float bottom = ImGui::GetCursorScreenPos().y;
+    float last_right = -1e30f;
+    for (const Tick& t : m_ticks) {
+        const float x = x_of(t.seconds);
+        dl->AddLine(ImVec2(x, bottom - ImGui::GetStyle().ItemSpacing.y), ImVec2(x, bottom), ui::fade(th.grid, 0.8f));
+        const float tw = ImGui::CalcTextSize(t.label.c_str()).x;
+        const float tx = std::clamp(x - tw * 0.5f, x0, x0 + bar_w - tw);
+        if (tx < last_right + fs * 0.6f) continue;
+        dl->AddText(ImVec2(tx, bottom), th.text_dim, t.label.c_str());
+        last_right = tx + tw;
+    }
+    ImGui::Dummy(ImVec2(w, fs * 1.2f));
+    static const std::string axis = "A logarithmic time axis: each mark is ten times (or a calendar unit) longer than the one before.";
+    m_wrap.text(th.text_dim, axis);
+}
+
+void RealScaleView::draw_notes() {
+    const auto& th = ui::theme();
+    const ImU32 colours[3] = {th.cpu, th.gpu, th.nvlink};
+    const float fs = ImGui::GetFontSize();
+    ImGui::TextUnformatted("How each row is counted");
+    for (std::size_t i = 0; i < m_comparison.rows.size(); ++i) {
+        if (i == 2 && !m_cluster) continue;
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + fs * 0.25f), ImVec2(p.x + fs * 0.7f, p.y + fs * 0.95f),
+                                                  colours[i % 3], 2.0f);
+        ImGui::Indent(fs);
+        m_wrap.text(th.text, m_comparison.rows[i].assumption);
+        ImGui::Unindent(fs);
+    }
+    if (!m_layout_note.empty()) m_wrap.text(th.text, m_layout_note);
+    ImGui::Spacing();
+    ImGui::TextUnformatted("Where this model is simple");
+    auto bullet = [&](const std::string& text) {
+        ImGui::Bullet();
+        ImGui::BeginGroup();
+        m_wrap.text(th.text_dim, text);
+        ImGui::EndGroup();
+    };
+    for (std::size_t i = 1; i < m_comparison.assumptions.size(); ++i) bullet(m_comparison.assumptions[i]);
+    bullet(m_attention_note);
+}
+
+// [SECTION] state ---------------------------------------------------------------------------
+
+std::string RealScaleView::status() const {
+    if (m_comparison.rows.size() < 3) return "real_scale open=" + std::to_string(m_open ? 1 : 0) + " computed=0";
+    char buf[320];
+    const auto& r = m_comparison.rows;
+    const char* none = "none";
+    char cluster[32];
+    if (m_cluster) std::snprintf(cluster, sizeof cluster, "%.6g", r[2].seconds);
+    std::snprintf(buf, sizeof buf,
+                  "real_scale open=%d model=%s cpu=%s gpu=%s tokens=%.6g cluster_gpus=%d cpu_s=%.6g gpu_s=%.6g cluster_s=%s "
+                  "mfu=%.4g",
+                  m_open ? 1 : 0, m_settings.model.c_str(), m_settings.cpu.c_str(), m_settings.gpu.c_str(), m_settings.tokens,
+                  m_settings.cluster_gpus, r[0].seconds, r[1].seconds, m_cluster ? cluster : none,
+                  m_cluster ? m_cluster->mfu : 0.0);
+    return buf;
+}
+
+nlohmann::json RealScaleView::save_state() const {
+    return {{"model", m_settings.model},   {"cpu", m_settings.cpu},
+            {"gpu", m_settings.gpu},       {"tokens", m_settings.tokens},
+            {"cluster_gpus", m_settings.cluster_gpus}, {"open", scale_tab_open(m_select, m_open)}};
+}
+
+void RealScaleView::load_state(const nlohmann::json& j, const std::string& where) {
+    const SavedState in(j, where);
+    Settings s = m_settings;
+    in.text("model", s.model);
+    in.text("cpu", s.cpu);
+    in.text("gpu", s.gpu);
+    in.number("tokens", s.tokens);
+    in.whole("cluster_gpus", s.cluster_gpus, min_cluster_gpus, max_cluster_gpus);  // apply() asks for a power of two
+    bool open = m_open;
+    in.flag("open", open);
+    try {
+        apply(s);
+    } catch (const std::invalid_argument& e) {
+        in.fail(e.what());
+    }
+    if (in.has("open")) this->open(open);
+}
+
+}  // namespace m2m::lessons

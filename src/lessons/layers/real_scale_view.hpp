@@ -1,0 +1,99 @@
+// Lesson 1's "Real scale" tab: how long training a frontier model takes on one CPU, one GPU and a
+// cluster, the three times as bars on one logarithmic axis, with the core's assumptions and sources.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ui/space_wrap.hpp"
+#include "lessons/view_tabs.hpp"
+#include "m2m/core/scale/estimator.hpp"
+
+namespace m2m::lessons {
+
+class RealScaleView {
+public:
+    /// What the student picks. Only apply() changes it, so a refused setting changes nothing.
+    struct Settings {
+        std::string model = "gpt3-175b";  ///< a model preset (assets/models.json)
+        std::string cpu = "epyc-9654";    ///< a CPU preset (assets/hardware.json)
+        std::string gpu = "h100";         ///< a GPU the estimator has an efficiency constant for
+        double tokens = 300e9;            ///< training tokens
+        int cluster_gpus = 1024;          ///< a power of two from min_cluster_gpus to max_cluster_gpus
+    };
+    static constexpr int min_cluster_gpus = 8;
+    static constexpr int max_cluster_gpus = 16384;
+    static constexpr double min_tokens = 1e6;
+    static constexpr double max_tokens = 1e15;
+    /// Tokens per optimizer step the cluster's layout search uses: 2^22, about 4.2 million (GPT-3
+    /// used 3.2 million, Brown et al. 2020 Table 2.1; Llama 3 began at 4 million, its paper sec. 3.4.1).
+    static constexpr std::int64_t tokens_per_step = std::int64_t{1} << 22;
+
+    /// Computes nothing yet: the core is first asked when the tab is shown or apply() is called.
+    RealScaleView();
+
+    /// The tab bar at the top of Lesson 1 ("Layer by layer", "Real scale"). When the real-scale
+    /// tab is selected it draws the whole lesson area and returns true; else the caller draws.
+    bool draw();
+    /// Selects the real-scale tab (true) or the lesson's own (false) from the next frame on.
+    void open(bool on = true) { m_select = on ? TabRequest::scale : TabRequest::own; }
+    bool is_open() const { return m_open; }
+
+    /// Computes everything for `s`; throws std::invalid_argument naming the bad field, and then
+    /// keeps the current state.
+    void apply(const Settings& s);
+    const Settings& settings() const { return m_settings; }
+
+    /// What compare_training_run() returned for the current settings (empty before the first
+    /// apply() or the first frame with the tab shown).
+    const core::TrainingRunComparison& comparison() const { return m_comparison; }
+    /// The setup the cluster's layout search ran on (model, GPU, GPU count, global batch).
+    const core::EstimateSetup& cluster_setup() const { return m_cluster_setup; }
+    /// The fastest layout that fits on the cluster, whose MFU the cluster row uses; empty when
+    /// no layout of that many GPUs holds the model (the cluster row is then not shown).
+    const std::optional<core::LayoutScore>& cluster_layout() const { return m_cluster; }
+    std::int64_t parameters() const { return m_parameters; }
+    /// Times the core was asked (settings changed); drawing never asks it.
+    int computations() const { return m_computations; }
+
+    /// "real_scale open=1 model=gpt3-175b tokens=3e+11 cluster_gpus=1024 cpu_s=... gpu_s=...
+    ///  cluster_s=... mfu=..." (cluster_s=none when no layout fits).
+    std::string status() const;
+    /// model, cpu, gpu, tokens, cluster_gpus, open.
+    nlohmann::json save_state() const;
+    /// Throws std::invalid_argument starting with `where` on a bad state, changing nothing.
+    void load_state(const nlohmann::json& j, const std::string& where);
+
+private:
+    void draw_controls();
+    void draw_scene();
+    void draw_bars();
+    void draw_notes();
+
+    Settings m_settings;
+    double m_edit_billions = 0;  ///< the tokens box while the student types; applied when it is left
+    TabRequest m_select = TabRequest::none;
+    bool m_open = false;
+    int m_computations = 0;
+
+    // Built by apply(), read every frame.
+    std::int64_t m_parameters = 0;
+    core::TrainingRunComparison m_comparison;
+    core::EstimateSetup m_cluster_setup;
+    std::optional<core::LayoutScore> m_cluster;
+    std::string m_title, m_cluster_note, m_layout_note, m_attention_note, m_parameters_text;
+    std::string m_cpu_sources, m_gpu_sources, m_model_sources;
+    struct Tick {
+        double seconds;
+        std::string label;
+    };
+    std::vector<Tick> m_ticks;
+    double m_axis_lo = 1, m_axis_hi = 10;  ///< seconds at the bars' left and right ends
+    SpaceWrap m_wrap;
+};
+
+}  // namespace m2m::lessons

@@ -1,0 +1,114 @@
+// Lesson 2, "Inside a rack": send a tensor between two GPUs, or all-reduce across a group, and
+// watch which wires it crosses: NVLink inside a node, InfiniBand between nodes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lessons/lesson.hpp"
+#include "m2m/core/rack/collectives.hpp"
+#include "m2m/core/rack/send_guess.hpp"
+#include "m2m/core/rack/topology.hpp"
+#include "lessons/rack/rack_view.hpp"
+
+namespace m2m::lessons {
+
+class RackPanel : public Lesson {
+public:
+    enum class Mode { send, all_reduce };
+    enum class Pick { same_node, other_node, other_rack };
+
+    static constexpr double min_bytes = 1e3;   ///< 1 KB: the slider's left end
+    static constexpr double max_bytes = 1e11;  ///< 100 GB: its right end
+    static constexpr std::uint32_t group_sizes[3] = {8, 16, 64};  ///< one node, two nodes, one rack
+
+    RackPanel();
+    std::string_view id() const override { return "rack"; }
+    std::string_view title() const override { return "2 \xc2\xb7 Inside a rack"; }
+    void draw(float dt_s) override;
+    ui::Playback& playback() override { return m_playback; }
+    std::string status() const override;
+    std::string_view summary() const override;
+    std::string_view intro() const override;
+    nlohmann::json save_state() const override;
+    void load_state(const nlohmann::json& state) override;
+    std::string timeline_csv() const override;
+
+    // Each setter asks the core again and rewinds the playback (paused), as the controls do.
+    void set_hardware(std::string_view system_id);  ///< throws std::invalid_argument for an unknown preset
+    void set_mode(Mode mode);
+    void select(core::GpuId from, core::GpuId to);  ///< throws std::out_of_range / std::invalid_argument (from == to)
+    void click_gpu(core::GpuId gpu);                ///< as in the drawing: the sender first, then the receiver
+    void pick(Pick where);                          ///< a receiver for the current sender
+    void set_bytes(double bytes);                   ///< the tensor, clamped to [min_bytes, max_bytes]
+    void send();                                    ///< plays the current send from its start
+    void set_group(std::uint32_t gpus);             ///< throws std::invalid_argument unless one of group_sizes
+    void set_collective_bytes(double bytes);
+    void set_ring_per_nic(bool on);
+
+    const core::Cluster& cluster() const { return *m_cluster; }
+    Mode mode() const { return m_mode; }
+    core::GpuId from() const { return m_from; }
+    core::GpuId to() const { return m_to; }
+    bool picking_receiver() const { return m_picking_to; }
+    const core::TransferResult& transfer() const { return m_transfer; }
+    const core::TransferStory& transfer_story() const { return m_transfer_story; }
+    const core::CollectiveResult& collective() const { return m_collective; }
+    const core::CollectiveStory& collective_story() const { return m_collective_story; }
+    /// The all-reduce step under a cursor (0-based, clamped to the last step).
+    std::size_t step_at(double cursor) const;
+    /// What the drawing shows at a cursor, from the last result alone (geometry from the last frame).
+    ui::RackPaint paint_at(double cursor) const;
+
+    /// Predict, then reveal: the student's guess before a send (the "Predict first?" area).
+    void set_guess(const core::SendGuess& guess) { m_guess = guess; }
+    const core::SendGuess& guess() const { return m_guess; }
+    /// True once a send has played to its end: the guess can be set against it.
+    bool send_finished() const { return m_mode == Mode::send && m_playback.finished() && m_playback.cursor() > 0; }
+    /// The guess against the current send (lines empty without a guess).
+    core::SendReveal reveal() const;
+
+private:
+    void recompute();
+    void draw_controls();
+    void draw_send_controls();
+    void draw_collective_controls();
+    void draw_scene();
+    void draw_readouts();
+    void draw_drawing(float height);
+    void draw_time_split();
+    std::string time_split_text() const;          ///< "2.70 ms = 600 ns latency + 2.70 ms moving the bytes"
+    float time_split_height(float wrap) const;    ///< its height with the bound beside it, wrapped at `wrap`
+    std::string step_head() const;                ///< the all-reduce step in words, at the cursor
+    void draw_step();
+    void draw_legend();
+    void draw_predict();  ///< the collapsed "Predict first?" area under Send
+    float reveal_height(float wrap) const;
+    void draw_reveal();   ///< the guess against the send, under the time split, once it has finished
+    bool bytes_slider(const char* label, double& bytes, float width);
+
+    std::size_t m_system = 0;
+    std::optional<core::Cluster> m_cluster;
+    Mode m_mode = Mode::send;
+    core::GpuId m_from = 0, m_to = 5;
+    bool m_picking_to = false;
+    double m_bytes = 1e9, m_collective_bytes = 1e9;
+    std::uint32_t m_group = group_sizes[0];
+    bool m_ring_per_nic = false;
+
+    core::TransferResult m_transfer;
+    core::TransferStory m_transfer_story;
+    core::CollectiveResult m_collective;
+    core::CollectiveStory m_collective_story;
+    std::vector<core::Route> m_send_routes;  ///< the route of each send in m_collective.sends
+    ui::Playback m_playback;
+    ui::RackLayout m_layout;
+    int m_hovered = -1;
+    core::SendGuess m_guess;
+    bool m_scene_scrolls = false;  ///< the scene's words reach below the window: the wheel scrolls it
+};
+
+}  // namespace m2m::lessons

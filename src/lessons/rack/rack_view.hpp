@@ -1,0 +1,83 @@
+// The rack drawing: nodes as boards of GPUs around their NVSwitch, each GPU's NIC, a leaf switch
+// per rack and the spine above them, with the links a transfer is crossing lit up.
+#pragma once
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "m2m/core/rack/topology.hpp"
+
+namespace m2m::ui {
+
+struct Box {
+    ImVec2 min, max;
+    bool contains(ImVec2 p) const { return p.x >= min.x && p.x < max.x && p.y >= min.y && p.y < max.y; }
+    ImVec2 centre() const { return ImVec2((min.x + max.x) * 0.5f, (min.y + max.y) * 0.5f); }
+    float width() const { return max.x - min.x; }
+    float height() const { return max.y - min.y; }
+};
+
+/// Where every part of a cluster sits inside one rectangle. Racks stand side by side; with two
+/// racks the spine stands between them, level with their leaves (more racks: above them). In
+/// each rack the leaf switch runs along the top and the nodes sit in two columns either side of
+/// the cable trunk down the middle. A node is a board: its GPUs in one row above the NVSwitch,
+/// or half above and half below when that gives bigger GPUs; each GPU's NIC sits on the board's
+/// outer edge, on the rail that leads to the trunk.
+struct RackLayout {
+    core::ClusterShape shape;
+    std::vector<Box> gpus, nics;       ///< per GPU
+    std::vector<float> rail_y;         ///< per GPU: the rail its NIC sits on
+    std::vector<std::uint8_t> upper;   ///< per GPU: 1 above its NVSwitch, 0 below
+    std::vector<Box> nodes, nvswitches;  ///< per node
+    std::vector<Box> racks, leaves;    ///< per rack
+    std::vector<float> trunk_x;        ///< per rack: the cable trunk up to the leaf
+    Box spine;
+    bool spine_between = false;  ///< two racks: the spine between them, else above them
+    bool gpu_labels = false;   ///< the GPUs are big enough to carry their number
+    bool node_labels = false;  ///< the NVSwitch bars are tall enough for "NVSwitch · node 3"
+    bool top_row(core::GpuId g) const { return upper[g] != 0; }
+};
+
+/// Lays the whole cluster out in [a, b]. Uses the current ImGui font's size.
+RackLayout layout_rack(const core::ClusterShape& shape, ImVec2 a, ImVec2 b);
+
+/// One directed link as a polyline from its sending end to its receiving end (2 or 3 points).
+int link_points(const RackLayout& l, const core::Cluster& c, core::LinkId id, ImVec2 out[3]);
+
+enum class GpuMark : std::uint8_t { none, member, from, to };
+
+/// What to light this frame, filled by paint_transfer (or by hand) and read by draw_rack.
+struct RackPaint {
+    enum : std::uint8_t { ahead = 1, passed = 2 };
+    std::vector<std::uint8_t> link_state;  ///< per link: bits ahead / passed (on some route)
+    std::vector<float> lit_from, lit_to;   ///< per link: the stretch carrying data now, 0..1 from its sending end
+    std::vector<GpuMark> gpu_mark;         ///< per GPU
+    std::vector<float> gpu_fill;           ///< per GPU: share of a tensor it holds, 0..1; < 0 for none
+    std::vector<ImVec2> heads;             ///< the front of each tensor still on its way
+    std::vector<ImVec2> pulses;            ///< small marks moving along lit stretches while bytes flow
+    int hovered = -1;                      ///< GPU under the mouse, outlined; -1 for none
+    bool tags_inward = false;              ///< "from"/"to" tags on the NVSwitch side, not the NIC side
+    void reset(const core::Cluster& c);
+};
+
+/// Paints one pipelined (cut-through) transfer `t` seconds after it began. Its head crosses each
+/// hop during that hop's latency, as the core charges it; its tail follows `bandwidth_s` later
+/// (bytes / bottleneck); every stretch between the two carries data. With `pulses`, marks move
+/// along the lit stretches in step with the bytes delivered, so a slower link visibly flows slower.
+void paint_transfer(RackPaint& p, const RackLayout& l, const core::Cluster& c, const core::Route& r, double t,
+                    double bandwidth_s, bool pulses);
+
+/// Draws the cluster and the paint into the current window (nothing but draw-list calls).
+void draw_rack(const RackLayout& l, const core::Cluster& c, const RackPaint& p);
+
+/// One invisible button per GPU, so a person (or xdotool) can click them; each GPU's rectangle
+/// is noted as "gpu_<id>" for the window tests. Leaves the cursor below the drawing.
+struct RackInput {
+    std::optional<core::GpuId> clicked, hovered;
+};
+RackInput rack_buttons(const RackLayout& l, ImVec2 a, ImVec2 b);
+
+}  // namespace m2m::ui

@@ -1,0 +1,118 @@
+// Lesson 3's "Frontier scale" tab: a real model on a real GPU cluster. Whether the model fits in
+// one GPU, a tensor x pipeline x data layout's memory per GPU, one training step on the shared
+// timeline, its throughput, and the best layouts the core's search finds.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ui/space_wrap.hpp"
+#include "lessons/view_tabs.hpp"
+#include "m2m/core/scale/estimator.hpp"
+#include "ui/theme.hpp"
+#include "ui/timeline_view.hpp"
+
+namespace m2m::lessons {
+
+class FrontierView {
+public:
+    /// What the student picks. The layout may be one the core refuses: it is kept, and the view
+    /// shows check()'s message instead of an estimate.
+    struct Settings {
+        std::string model = "gpt3-175b";  ///< a model preset (assets/models.json)
+        std::string gpu = "a100";         ///< a GPU the estimator has an efficiency constant for
+        double tokens = 300e9;            ///< training tokens, for the days to train
+        core::Layout layout = default_layout();
+    };
+    /// GPT-3 175B's layout on 1,024 A100s in the estimator's tests: TP 8 x PP 8 x DP 16, 1,536 sequences a step.
+    static core::Layout default_layout();
+    static constexpr double min_tokens = 1e6;
+    static constexpr double max_tokens = 1e15;
+
+    FrontierView();
+
+    /// The tab bar at the top of Lesson 3 ("Toy network", "Frontier scale"). When the frontier
+    /// tab is selected it draws the whole lesson area and returns true; else the caller draws.
+    bool draw();
+    void open(bool on = true) { m_select = on ? TabRequest::scale : TabRequest::own; }
+    bool is_open() const { return m_open; }
+
+    /// Asks the core for everything about `s`. Throws std::invalid_argument for an unknown model
+    /// or GPU or tokens out of range (then nothing changes); a layout the core refuses is kept
+    /// and explained by problem().
+    void apply(const Settings& s);
+    const Settings& settings() const { return m_settings; }
+    const core::EstimateSetup& setup() const { return m_setup; }
+
+    /// check()'s objection to the layout, if any (then estimate() is empty).
+    const std::optional<core::SetupProblem>& problem() const { return m_problem; }
+    const core::Estimate& estimate() const { return m_estimate; }
+    /// The whole model on one GPU (memory_use() of a one-GPU layout): weights, gradients, Adam.
+    const core::MemoryUse& whole_model() const { return m_whole; }
+    double state_bytes() const { return m_whole.weights_bytes + m_whole.gradients_bytes + m_whole.optimizer_bytes; }
+    /// At least this many GPUs' memory for the weights, gradients and Adam state alone.
+    int min_gpus_for_state() const { return m_min_gpus; }
+
+    /// Runs search_layouts() for the current model, GPU, GPU count, batch and schedule settings
+    /// (up to a few tenths of a second); kept until one of those changes.
+    void run_search();
+    const std::optional<core::SearchResult>& search() const { return m_search; }
+    /// Takes the layout of row `i` of the search (what clicking the row does); false if no such row.
+    bool apply_search_row(std::size_t i);
+
+    const std::vector<ui::TimelineRow>& timeline_rows() const { return m_rows; }
+    /// Times the core was asked for an estimate; drawing never asks it.
+    int computations() const { return m_computations; }
+
+    /// "frontier open=1 model=gpt3-175b gpu=a100 gpus=1024 tp=8 pp=8 dp=16 micro_batch=1
+    ///  global_batch=1536 ... fits_one_gpu=0 min_gpus=35 problem=none step_s=... mfu=... fits=1 search=5"
+    std::string status() const;
+    nlohmann::json save_state() const;
+    /// Throws std::invalid_argument starting with `where` on a bad state, changing nothing.
+    void load_state(const nlohmann::json& j, const std::string& where);
+
+private:
+    void build_views();  ///< the timeline rows and texts of the current estimate
+    void draw_controls();
+    void draw_layout_controls(Settings& s, bool& changed);
+    void draw_scene();
+    void draw_readouts();
+    void draw_whole_model();
+    void draw_per_gpu();
+    void draw_timeline(float height);
+    void draw_search();
+    void draw_assumptions();
+    bool same_search_inputs(const Settings& a, const Settings& b) const;
+
+    Settings m_settings;
+    // What the typed boxes hold while the student types; applied when the box is left.
+    int m_edit_gpus = 0, m_edit_batch = 0;
+    double m_edit_billions = 0;
+    TabRequest m_select = TabRequest::none;
+    bool m_open = false;
+    int m_computations = 0;
+
+    // Built by apply(), read every frame.
+    core::EstimateSetup m_setup;
+    std::optional<core::SetupProblem> m_problem;
+    core::Estimate m_estimate;
+    core::MemoryUse m_whole;
+    int m_min_gpus = 1;
+    std::optional<core::SearchResult> m_search;
+    Settings m_search_settings;  ///< what m_search was run for
+    std::vector<ui::TimelineRow> m_rows;
+    std::string m_gpu_sources, m_model_sources, m_problem_text, m_whole_text, m_whole_verdict, m_links_text, m_gpu_head,
+        m_product_text;
+    std::string m_whole_legend[4], m_gpu_legend[5], m_link_legend[2];
+    SpaceWrap m_wrap;
+    std::vector<std::vector<std::uint8_t>> m_bar_link;  ///< per row, per bar: 0 not a transfer, 1 NVLink, 2 InfiniBand
+    bool m_sends_nv = false, m_sends_ib = false;
+    ui::ThemeKind m_theme_kind = ui::ThemeKind::dark;  ///< the theme the transfer bars were coloured for
+    void recolour();
+};
+
+}  // namespace m2m::lessons

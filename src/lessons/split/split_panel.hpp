@@ -1,0 +1,127 @@
+// Lesson 3, "Split the model": one next-word network split across GPUs by data, tensor and
+// pipeline parallelism, what each GPU holds and exchanges, and one training step played out.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <utility>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lessons/split/frontier_view.hpp"
+#include "lessons/lesson.hpp"
+#include "ui/space_wrap.hpp"
+#include "m2m/core/split/split_guess.hpp"
+#include "m2m/core/split/split.hpp"
+#include "ui/theme.hpp"
+#include "ui/timeline_view.hpp"
+
+namespace m2m::lessons {
+
+class SplitPanel : public Lesson {
+public:
+    SplitPanel();
+    std::string_view id() const override { return "split"; }
+    std::string_view title() const override { return "3 \xc2\xb7 Split the model"; }
+    void draw(float dt_s) override;
+    ui::Playback& playback() override { return m_playback; }
+    /// "lesson=split strategy=tensor gpus=2 micro_batches=4 schedule=1f1b placement=node
+    ///  hardware=h100 playing=1 finished=0 cursor=... step_time=... word=mat"
+    std::string status() const override;
+    std::string_view summary() const override;
+    std::string_view intro() const override;
+    /// strategy, gpus, micro_batches, schedule, placement, hardware, prompt, speed.
+    nlohmann::json save_state() const override;
+    void load_state(const nlohmann::json& state) override;
+    /// gpu,kind,layer,micro_batch,exchange,start_s,end_s: one row per task of the step.
+    std::string timeline_csv() const override;
+
+    /// Replaces the setup (hardware included); throws std::invalid_argument on an invalid one
+    /// and then keeps the current state.
+    void apply(const core::SplitSetup& setup);
+    /// Picks a strategy as the radio buttons do: keeps the GPU count and micro-batches when the
+    /// strategy accepts them, else takes the nearest accepted ones.
+    void choose_strategy(core::Strategy s);
+    /// A node generation from the presets ("a100", "h100", ...); false when unknown.
+    bool choose_hardware(std::string_view system_id);
+    void set_prompt(std::string_view prompt);
+
+    const core::SplitSetup& setup() const { return m_setup; }
+    const core::SplitResult& result() const { return m_result; }
+    const core::Prediction& prediction() const { return m_prediction; }
+    const std::vector<ui::TimelineRow>& timeline_rows() const { return m_rows; }
+
+    /// What one GPU is doing at `t_s` seconds into the step: the kernel and the exchange that
+    /// run then (indices into its row of result().step.gpus, -1 when none).
+    struct Activity {
+        int kernel = -1;
+        int exchange = -1;
+        int idle = -1;
+    };
+    Activity activity_at(int gpu, double t_s) const;
+
+    /// Predict, then reveal: the strategy the student thinks exchanges the most per step
+    /// (the "Predict first?" area); nullopt: no guess.
+    void set_guess(std::optional<core::Strategy> s) { m_guess = s; }
+    std::optional<core::Strategy> guess() const { return m_guess; }
+    /// Every strategy that splits the current GPU count, with its bytes per step (from the core).
+    const std::vector<core::StrategyBytes>& strategy_bytes();
+    /// True once the step has played to its end.
+    bool step_finished() const { return m_playback.finished() && m_playback.cursor() > 0; }
+    /// The guess against strategy_bytes(); empty lines without a guess among them.
+    const std::vector<std::string>& reveal_lines();
+
+private:
+    void recompute();
+    void refresh_colours();  ///< link colours of the bars and readouts, from the current theme
+    void draw_controls();
+    void draw_strategy();   ///< strategy and GPU count
+    void draw_pipeline();   ///< micro-batches and schedule
+    void draw_placement();  ///< one node or two, and the hardware
+    void draw_scene();
+    void draw_gpus(float height);
+    void draw_gpu_card(int gpu, ImVec2 a, ImVec2 b);
+    void draw_step(float row_height);
+    void draw_readouts();
+    void draw_words();
+    void draw_prompt();
+    void draw_predict();  ///< the collapsed "Predict first?" area under the playback
+    void draw_reveal();   ///< the guess against every strategy's bytes, once the step has finished
+    /// Wrapped text that breaks only at spaces (ImGui's wrapping also breaks after commas,
+    /// which splits "7,280" in two); the line breaks are kept until the text or width changes.
+    void text(ImU32 colour, const std::string& s) { m_wrap.text(colour, s); }
+
+    core::SplitSetup m_setup;
+    core::SplitResult m_result;
+    core::Prediction m_prediction;
+    std::string m_system_id = "h100";
+    std::string m_sources;  // every hardware figure and where it is from
+    ui::Playback m_playback;
+
+    // Built on recompute, read every frame.
+    std::vector<ui::TimelineRow> m_rows;
+    struct Lookup {
+        std::vector<int> kernels, exchanges, idles;  // task indices in start order
+        std::vector<double> exchange_end_max;        // running max of the exchanges' ends
+    };
+    std::vector<Lookup> m_lookup;
+    std::vector<std::vector<std::string>> m_task_text;  // per GPU, per task
+    std::string m_split_text[3];                        // "computing 12.3 µs (40%)", exchanging, idle
+    std::string m_step_time_text;
+    ImU32 m_exchange_colour = 0;
+    bool m_exchange_on_ib = false;  // most of the exchange time is on InfiniBand
+    ui::ThemeKind m_theme_kind = ui::ThemeKind::dark;
+    std::array<char, 160> m_prompt{};
+    SpaceWrap m_wrap;  ///< the words pane's paragraphs, broken only at spaces
+    FrontierView m_frontier;  ///< the "Frontier scale" tab: a real model split across a real cluster
+    // Predict, then reveal: the guess, the strategies' bytes for (gpus, micro-batches), the words.
+    std::optional<core::Strategy> m_guess;
+    std::vector<core::StrategyBytes> m_strategy_bytes;
+    std::pair<int, int> m_strategy_bytes_for{-1, -1};
+    std::vector<std::string> m_reveal_lines;
+    bool m_reveal_right = false;
+    std::string m_reveal_for;
+};
+
+}  // namespace m2m::lessons
