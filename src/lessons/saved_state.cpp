@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "m2m/core/engine/units.hpp"
+#include "m2m/core/engine/text.hpp"
 
 namespace m2m::lessons {
 

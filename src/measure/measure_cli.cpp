@@ -16,6 +16,7 @@
 #include "measure/gl_context.hpp"
 #include "measure/gl_path.hpp"
 #include "measure/measurement.hpp"
+#include "m2m/core/engine/text.hpp"
 
 namespace m2m::measure {
 

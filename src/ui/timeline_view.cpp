@@ -9,6 +9,7 @@
 #include "m2m/core/engine/units.hpp"
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
+#include "m2m/core/engine/text.hpp"
 
 namespace m2m::ui {
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "m2m/core/explain/explain_back.hpp"
+#include "m2m/core/engine/text.hpp"
 
 using namespace m2m::core;
 
@@ -262,7 +263,7 @@ TEST_CASE("a Lesson 1 run becomes a sentence with its widths and its speedup") {
     const std::vector<RunFact> facts{fact};
     const auto s = run_fact_sentences(facts);
     REQUIRE(s.size() == 1);
-    CHECK(s[0] == "In your Lesson 1 run with 512-wide layers the GPU finished " + fact_ratio_text(result.speedup) +
+    CHECK(s[0] == "In your Lesson 1 run with 512-wide layers the GPU finished " + format_ratio(result.speedup) +
                       " sooner than the CPU (lesson timing, 1 CPU core against 512 GPU cores).");
 }
 
@@ -272,10 +273,10 @@ TEST_CASE("Lesson 1 facts: the latest run, and how the lead grew with width") {
     const std::vector<RunFact> facts{narrow, wide};
     const auto s = run_fact_sentences(facts);
     REQUIRE(s.size() == 2);
-    CHECK(s[0] == "In your Lesson 1 run with 512-wide layers the GPU finished 85.0\u00d7 sooner than the CPU (lesson "
+    CHECK(s[0] == "In your Lesson 1 run with 512-wide layers the GPU finished 85\u00d7 sooner than the CPU (lesson "
                   "timing, 1 CPU core against 512 GPU cores).");
     CHECK(s[1] == "Across your runs the GPU's lead grew with the width of the layers: 5\u00d7 with 6-wide layers, "
-                  "85.0\u00d7 with 512-wide layers. A wider layer is more dot products that can all run at once.");
+                  "85\u00d7 with 512-wide layers. A wider layer is more dot products that can all run at once.");
 
     LayerRunFact hw{{4, 8}, true, "AMD EPYC 9654", "NVIDIA H100 SXM", 96, 16896, 0.4};
     const std::vector<RunFact> slow{hw};
@@ -312,14 +313,15 @@ TEST_CASE("Lesson 2 and 3 facts: the slower link, and the strategy that moved th
     CHECK(run_fact_sentences({}).empty());
 }
 
-TEST_CASE("ratios and byte counts are written as the lessons write them") {
-    CHECK(fact_ratio_text(5.0) == "5\u00d7");
-    CHECK(fact_ratio_text(2.5) == "2.5\u00d7");
-    CHECK(fact_ratio_text(85.3) == "85.3\u00d7");
-    CHECK(fact_ratio_text(1234) == "1234\u00d7");
-    CHECK(fact_bytes_text(512) == "512 bytes");
-    CHECK(fact_bytes_text(58200) == "58.2 KB");
-    CHECK(fact_bytes_text(1e9) == "1 GB");
-    CHECK(fact_bytes_text(123456) == "123 KB");
-    CHECK(fact_bytes_text(999999) == "1 MB");
+TEST_CASE("ratios and byte counts are written the same way in every lesson") {
+    CHECK(format_ratio(5.0) == "5\u00d7");
+    CHECK(format_ratio(2.5) == "2.5\u00d7");
+    CHECK(format_ratio(85.3) == "85\u00d7");
+    CHECK(format_ratio(0.68) == "0.68\u00d7");
+    CHECK(format_ratio(1234) == "1234\u00d7");
+    CHECK(format_bytes(512) == "512 B");
+    CHECK(format_bytes(58200) == "58.2 KB");
+    CHECK(format_bytes(1e9) == "1 GB");
+    CHECK(format_bytes(123456) == "123 KB");
+    CHECK(format_bytes(999999) == "1 MB");
 }

@@ -4,6 +4,7 @@
 #include "m2m/core/rack/send_guess.hpp"
 #include "m2m/core/split/split_guess.hpp"
 #include "m2m/presets/presets.hpp"
+#include "m2m/core/engine/text.hpp"
 
 using namespace m2m;
 using namespace m2m::core;
@@ -48,7 +49,7 @@ TEST_CASE("a wrong link and a time guess are each set against the send's result"
     REQUIRE(r.lines.size() == 2);
     CHECK_THAT(r.lines[0], Catch::StartsWith("You guessed NVLink; the tensor crossed InfiniBand."));
     CHECK(r.lines[1] == "You guessed 100\xc3\x97 as long as over NVLink inside a node; it took " +
-                            times_text(t.relative_time) + ": your guess was " + times_text(100 / t.relative_time) +
+                            format_ratio(t.relative_time) + ": your guess was " + format_ratio(100 / t.relative_time) +
                             " too high.");
 
     const SendReveal close = reveal_send(SendGuess{std::nullopt, t.relative_time * 1.2}, c, t);

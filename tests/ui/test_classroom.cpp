@@ -10,6 +10,7 @@
 #include "lessons/split/split_panel.hpp"
 #include "m2m/core/engine/units.hpp"
 #include "ui/widgets.hpp"
+#include "m2m/core/engine/text.hpp"
 
 using namespace m2m;
 using lessons::RackPanel;
@@ -51,8 +52,8 @@ TEST_CASE("a guess of InfiniBand before a send to another node is revealed once 
     CHECK(r.lines[0] == "Right: the tensor crossed InfiniBand. GPU 0 and GPU 8 sit in different nodes, so it left "
                         "through a NIC.");
     CHECK(r.lines[1] == "You guessed 20\xc3\x97 as long as over NVLink inside a node; it took " +
-                            core::times_text(panel.transfer().relative_time) + ": your guess was " +
-                            core::times_text(20 / panel.transfer().relative_time) + " too high.");
+                            core::format_ratio(panel.transfer().relative_time) + ": your guess was " +
+                            core::format_ratio(20 / panel.transfer().relative_time) + " too high.");
     CHECK(ui::noted_rect("rack_reveal"));  // shown in the scene, under the time split
     lessons::run_log().clear();
 }
@@ -82,7 +83,7 @@ TEST_CASE("a finished send is recorded once for Explain it back, which then tell
     REQUIRE(explain.run_sentences().size() == 1);
     CHECK(explain.run_sentences()[0] == "In your Lesson 2 run a 1 GB tensor sent over InfiniBand took " +
                                             core::format_seconds(fact.time_s) + ", " +
-                                            core::fact_ratio_text(fact.relative_time) +
+                                            core::format_ratio(fact.relative_time) +
                                             " as long as the same send between two GPUs of one node.");
     ui.frame([&] { explain.draw(0.016f); });
     CHECK_THAT(explain.status(), Catch::EndsWith("facts=1"));

@@ -7,6 +7,7 @@
 #include "headless.hpp"
 #include "lessons/rack/rack_panel.hpp"
 #include "ui/widgets.hpp"
+#include "m2m/core/engine/text.hpp"
 
 using namespace m2m;
 using lessons::RackPanel;
@@ -193,14 +194,14 @@ TEST_CASE("one ring per NIC spreads the traffic over every NIC, and the panel sa
 }
 
 TEST_CASE("the panel's words come from the core: sizes, rates, ratios and the two directions of NVLink") {
-    CHECK(core::tensor_size_text(1e3) == "1 KB");
-    CHECK(core::tensor_size_text(1.56e7) == "15.6 MB");
-    CHECK(core::tensor_size_text(1e11) == "100 GB");
-    CHECK(core::rate_text(370.8) == "371 GB/s");
-    CHECK(core::rate_text(48) == "48 GB/s");
-    CHECK(core::times_text(7.72) == "7.7\xc3\x97");
-    CHECK(core::times_text(1.0) == "1\xc3\x97");
-    CHECK(core::times_text(12.4) == "12\xc3\x97");
+    CHECK(core::format_bytes(1e3) == "1 KB");
+    CHECK(core::format_bytes(1.56e7) == "15.6 MB");
+    CHECK(core::format_bytes(1e11) == "100 GB");
+    CHECK(core::format_rate_GBps(370.8) == "371 GB/s");
+    CHECK(core::format_rate_GBps(48) == "48 GB/s");
+    CHECK(core::format_ratio(7.72) == "7.7\xc3\x97");
+    CHECK(core::format_ratio(1.0) == "1\xc3\x97");
+    CHECK(core::format_ratio(12.4) == "12\xc3\x97");
     RackPanel panel;
     const std::string note = core::nvlink_direction_note(panel.cluster().system());
     CHECK_THAT(note, Catch::Contains("900 GB/s") && Catch::Contains("both directions") && Catch::Contains("450 GB/s"));

@@ -4,6 +4,7 @@
 // [SECTION] texts   [SECTION] reading the answer   [SECTION] phrase patterns
 // [SECTION] which machine a phrase is about   [SECTION] the ideas   [SECTION] facts from runs
 #include "m2m/core/explain/explain_back.hpp"
+#include "m2m/core/engine/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -870,28 +871,6 @@ ExplainFeedback grade_answer(std::string_view answer) {
 
 // [SECTION] facts from runs ------------------------------------------------------------------------
 
-std::string fact_ratio_text(double x) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, x >= 100 ? "%.0f\u00d7" : x >= 10 ? "%.1f\u00d7" : "%.2g\u00d7", x);
-    return buf;
-}
-
-std::string fact_bytes_text(double bytes) {
-    if (bytes < 1000) return format_count(std::llround(bytes)) + (std::llround(bytes) == 1 ? " byte" : " bytes");
-    static const char* units[] = {"KB", "MB", "GB", "TB", "PB"};
-    int u = 0;
-    double v = bytes / 1000;
-    while (v >= 999.5 && u < 4) v /= 1000, ++u;
-    char buf[32];
-    std::snprintf(buf, sizeof buf, v >= 99.95 ? "%.0f" : v >= 9.995 ? "%.1f" : "%.2f", v);
-    std::string s = buf;
-    if (s.find('.') != std::string::npos) {
-        while (s.back() == '0') s.pop_back();
-        if (s.back() == '.') s.pop_back();
-    }
-    return s + " " + units[u];
-}
-
 LayerRunFact layer_run_fact(const LayerRunSetup& setup, const LayerRunResult& result) {
     LayerRunFact f;
     f.widths = setup.network.widths;
@@ -939,8 +918,8 @@ std::vector<std::string> layer_sentences(const std::vector<const LayerRunFact*>&
     if (runs.empty()) return {};
     const LayerRunFact& f = *runs.back();
     std::string s = "In your Lesson 1 run " + network_text(f);
-    if (f.speedup >= 1.05) s += " the GPU finished " + fact_ratio_text(f.speedup) + " sooner than the CPU";
-    else if (f.speedup > 0 && f.speedup <= 1 / 1.05) s += " the CPU finished first: the GPU took " + fact_ratio_text(1 / f.speedup) + " as long";
+    if (f.speedup >= 1.05) s += " the GPU finished " + format_ratio(f.speedup) + " sooner than the CPU";
+    else if (f.speedup > 0 && f.speedup <= 1 / 1.05) s += " the CPU finished first: the GPU took " + format_ratio(1 / f.speedup) + " as long";
     else s += " both machines finished at about the same time";
     std::vector<std::string> out{s + " (" + timing_text(f) + ")."};
 
@@ -953,8 +932,8 @@ std::vector<std::string> layer_sentences(const std::vector<const LayerRunFact*>&
         if (!wide || widest(*r) > widest(*wide)) wide = r;
     }
     if (narrow && wide && widest(*narrow) != widest(*wide)) {
-        const std::string a = fact_ratio_text(narrow->speedup) + " with " + format_count(widest(*narrow)) + "-wide layers";
-        const std::string b = fact_ratio_text(wide->speedup) + " with " + format_count(widest(*wide)) + "-wide layers";
+        const std::string a = format_ratio(narrow->speedup) + " with " + format_count(widest(*narrow)) + "-wide layers";
+        const std::string b = format_ratio(wide->speedup) + " with " + format_count(widest(*wide)) + "-wide layers";
         if (wide->speedup > narrow->speedup * 1.05)
             out.push_back("Across your runs the GPU's lead grew with the width of the layers: " + a + ", " + b +
                           ". A wider layer is more dot products that can all run at once.");
@@ -967,9 +946,9 @@ std::vector<std::string> layer_sentences(const std::vector<const LayerRunFact*>&
 std::vector<std::string> transfer_sentences(const std::vector<const TransferFact*>& sends) {
     if (sends.empty()) return {};
     const TransferFact& t = *sends.back();
-    const std::string what = "In your Lesson 2 run a " + fact_bytes_text(t.bytes) + " tensor sent over " + t.link;
+    const std::string what = "In your Lesson 2 run a " + format_bytes(t.bytes) + " tensor sent over " + t.link;
     if (t.relative_time >= 1.05)
-        return {what + " took " + format_seconds(t.time_s) + ", " + fact_ratio_text(t.relative_time) +
+        return {what + " took " + format_seconds(t.time_s) + ", " + format_ratio(t.relative_time) +
                 " as long as the same send between two GPUs of one node."};
     if (t.relative_time > 0) return {what + " took " + format_seconds(t.time_s) + " inside one node."};
     return {};
@@ -983,7 +962,7 @@ std::vector<std::string> split_sentences(const std::vector<const SplitFact*>& sp
             latest.push_back(*it);
     if (latest.empty()) return {};
     auto gpus = [](const SplitFact& s) { return s.gpus == 1 ? std::string("one GPU") : format_count(s.gpus) + " GPUs"; };
-    auto bytes = [](const SplitFact& s) { return s.exchanged_bytes > 0 ? fact_bytes_text(s.exchanged_bytes) : std::string("nothing"); };
+    auto bytes = [](const SplitFact& s) { return s.exchanged_bytes > 0 ? format_bytes(s.exchanged_bytes) : std::string("nothing"); };
     if (latest.size() == 1) {
         const SplitFact& s = *latest.front();
         return {"In your Lesson 3 run, " + s.strategy + " on " + gpus(s) + " exchanged " + bytes(s) + " per training step."};

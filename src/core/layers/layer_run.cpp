@@ -1,5 +1,6 @@
 // Lesson 1's model: the network's work graph, its schedule on both machines, and sweeps.
 #include "m2m/core/layers/layer_run.hpp"
+#include "m2m/core/engine/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -171,12 +172,6 @@ std::optional<int> gpu_crossover_width(const LayerRunSetup& setup) {
 
 namespace {
 
-std::string ratio_text(double x) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, x >= 100 ? "%.0f\u00d7" : x >= 10 ? "%.1f\u00d7" : "%.2g\u00d7", x);
-    return buf;
-}
-
 std::string time_text(const LayerRunResult& r, SimTime t) {
     if (r.unit == TimeUnit::ticks) return format_count(t) + (t == 1 ? " tick" : " ticks");
     return format_seconds(t * seconds_per_step(r.unit));
@@ -190,7 +185,7 @@ LayerRunStory tell(const LayerRunSetup& setup, const LayerRunResult& r) {
     LayerRunStory st;
     st.cpu_time = time_text(r, r.cpu.finish);
     st.gpu_time = time_text(r, r.gpu.finish);
-    st.speedup = ratio_text(r.speedup);
+    st.speedup = format_ratio(r.speedup);
     const std::size_t layers = setup.network.widths.size() - 1;
     if (setup.mode == TimingMode::lesson) {
         st.verdict = "Neither machine starts a layer before the last one is done. Inside a layer the GPU's " +

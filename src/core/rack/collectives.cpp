@@ -1,5 +1,6 @@
 // Ring collectives as link transfers: one lock-step ring step on the scheduler, times the step count.
 #include "m2m/core/rack/collectives.hpp"
+#include "m2m/core/engine/text.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -227,8 +228,8 @@ CollectiveTasks add_collective(LinkPools& pools, const CollectiveSetup& setup) {
 CollectiveStory tell(const Cluster& cluster, const CollectiveResult& r) {
     CollectiveStory st;
     st.time = format_seconds(r.time_s);
-    st.algbw = rate_text(r.algbw_GBps);
-    st.busbw = rate_text(r.busbw_GBps);
+    st.algbw = format_rate_GBps(r.algbw_GBps);
+    st.busbw = format_rate_GBps(r.busbw_GBps);
     st.slowest = std::string(link_type_label(r.slowest));
     st.steps = std::to_string(r.steps) + " \u00d7 " + format_seconds(r.step_s);
     std::size_t crossings = 0;  // sends of one ring that leave their node
@@ -250,7 +251,7 @@ CollectiveStory tell(const Cluster& cluster, const CollectiveResult& r) {
     if (r.slowest != LinkType::infiniband) {
         st.verdict = "All " + gpus + " sit in one node, so every send of every step is NVLink: each of the " +
                      std::to_string(r.steps) + " steps takes " + format_seconds(r.step_s) + " and the busbw of " +
-                     st.busbw + " is close to NVLink's " + rate_text(sys.nvlink.effective_GBps()) + ".";
+                     st.busbw + " is close to NVLink's " + format_rate_GBps(sys.nvlink.effective_GBps()) + ".";
     } else {
         char idle[16];
         const double idle_share = st.nvlink_sends_end_s > 0 ? 1.0 - st.nvlink_sends_end_s / r.step_s : 0.0;
@@ -271,7 +272,7 @@ CollectiveStory tell(const Cluster& cluster, const CollectiveResult& r) {
                               ", the InfiniBand ones after " + format_seconds(st.infiniband_sends_end_s) +
                               ", so the NVLink wires sit idle " + idle + " of the time";
             st.verdict += ". busbw " + st.busbw + " is set by InfiniBand, not by NVLink's " +
-                          rate_text(sys.nvlink.effective_GBps()) + ".";
+                          format_rate_GBps(sys.nvlink.effective_GBps()) + ".";
         }
     }
     if (r.nodes <= 1)

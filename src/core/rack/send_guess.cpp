@@ -1,5 +1,6 @@
 // Predict, then reveal in Lesson 2: the guess about a send against the send, in the lesson's words.
 #include "m2m/core/rack/send_guess.hpp"
+#include "m2m/core/engine/text.hpp"
 
 namespace m2m::core {
 
@@ -31,14 +32,14 @@ SendReveal reveal_send(const SendGuess& guess, const Cluster& cluster, const Tra
         r.times_guessed = true;
         r.times_off = guess.times / result.relative_time;
         r.times_close = r.times_off <= close_guess_factor && r.times_off >= 1.0 / close_guess_factor;
-        std::string s = "You guessed " + times_text(guess.times) + " as long as over NVLink inside a node; it took " +
-                        times_text(result.relative_time);
+        std::string s = "You guessed " + format_ratio(guess.times) + " as long as over NVLink inside a node; it took " +
+                        format_ratio(result.relative_time);
         if (r.times_close)
             s += ": close.";
         else if (r.times_off > 1)
-            s += ": your guess was " + times_text(r.times_off) + " too high.";
+            s += ": your guess was " + format_ratio(r.times_off) + " too high.";
         else
-            s += ": your guess was " + times_text(1.0 / r.times_off) + " too low.";
+            s += ": your guess was " + format_ratio(1.0 / r.times_off) + " too low.";
         r.lines.push_back(s);
     }
     return r;

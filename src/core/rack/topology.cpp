@@ -1,5 +1,6 @@
 // The cluster's link table, routes between GPUs, and transfers scheduled on link pools.
 #include "m2m/core/rack/topology.hpp"
+#include "m2m/core/engine/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -272,36 +273,9 @@ TransferResult run_transfer(const Cluster& cluster, GpuId from, GpuId to, Bytes 
 
 // --- what the lesson says ----------------------------------------------------------------------
 
-std::string tensor_size_text(double bytes) {
-    static const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB"};
-    int u = 0;
-    while (bytes >= 999.5 && u < 5) {
-        bytes /= 1000.0;
-        ++u;
-    }
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g %s", bytes, units[u]);
-    return buf;
-}
-
-std::string rate_text(double GBps) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, GBps >= 1000 ? "%.0f GB/s" : "%.3g GB/s", GBps);
-    return buf;
-}
-
-std::string times_text(double ratio) {
-    char buf[32];
-    if (ratio >= 10 || std::abs(ratio - std::round(ratio)) < 0.05)
-        std::snprintf(buf, sizeof buf, "%.0f\u00d7", ratio);
-    else
-        std::snprintf(buf, sizeof buf, "%.1f\u00d7", ratio);
-    return buf;
-}
-
 std::string nvlink_direction_note(const SystemSpec& s) {
-    return s.nvlink.name + "'s " + rate_text(2 * s.nvlink.raw_GBps) + " is both directions added: a one-way send gets " +
-           rate_text(s.nvlink.raw_GBps) + " (about " + rate_text(s.nvlink.effective_GBps()) + " in practice).";
+    return s.nvlink.name + "'s " + format_rate_GBps(2 * s.nvlink.raw_GBps) + " is both directions added: a one-way send gets " +
+           format_rate_GBps(s.nvlink.raw_GBps) + " (about " + format_rate_GBps(s.nvlink.effective_GBps()) + " in practice).";
 }
 
 TransferStory tell(const Cluster& cluster, const TransferResult& r) {
@@ -309,7 +283,7 @@ TransferStory tell(const Cluster& cluster, const TransferResult& r) {
     TransferStory st;
     st.link = std::string(link_type_label(route.type));
     st.hops = std::to_string(route.hops());
-    const std::string size = tensor_size_text(static_cast<double>(r.run.request.bytes));
+    const std::string size = format_bytes(static_cast<double>(r.run.request.bytes));
     if (route.links.empty()) {
         st.bandwidth = "no wire";
         st.relative_time = "0\u00d7";
@@ -319,8 +293,8 @@ TransferStory tell(const Cluster& cluster, const TransferResult& r) {
         st.path = "GPU " + std::to_string(route.from);
         return st;
     }
-    st.bandwidth = rate_text(route.bandwidth_GBps);
-    st.relative_time = times_text(r.relative_time);
+    st.bandwidth = format_rate_GBps(route.bandwidth_GBps);
+    st.relative_time = format_ratio(r.relative_time);
     st.time = format_seconds(r.time_s);
     st.latency = format_seconds(r.run.latency_s);
     st.bandwidth_time = format_seconds(r.run.bandwidth_s);

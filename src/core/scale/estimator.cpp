@@ -9,6 +9,7 @@
 // [SECTION] Closed form and search
 // [SECTION] Real scale
 #include "m2m/core/scale/estimator.hpp"
+#include "m2m/core/engine/text.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -8,6 +8,7 @@
 // [SECTION] sentences
 // [SECTION] the split network, really run
 #include "m2m/core/split/split.hpp"
+#include "m2m/core/engine/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -798,21 +799,6 @@ Timeline schedule_pipeline(int stages, int micro_batches, PipelineSchedule sched
 
 namespace {
 
-std::string format_bytes(double bytes) {
-    char buf[32];
-    const char* units[] = {"B", "KB", "MB", "GB", "TB"};
-    int u = 0;
-    while (bytes >= 1000.0 && u < 4) {
-        bytes /= 1000.0;
-        ++u;
-    }
-    if (u == 0)
-        std::snprintf(buf, sizeof buf, "%.0f B", bytes);
-    else
-        std::snprintf(buf, sizeof buf, bytes >= 100 ? "%.0f %s" : bytes >= 10 ? "%.1f %s" : "%.2f %s", bytes, units[u]);
-    return buf;
-}
-
 std::string percent(double f) {
     char buf[16];
     std::snprintf(buf, sizeof buf, "%.0f%%", 100.0 * f);
@@ -982,7 +968,6 @@ std::string time_sentence(const SplitResult& r) {
 
 }  // namespace
 
-std::string split_bytes_text(double bytes) { return format_bytes(bytes); }
 
 std::string step_task_text(const SplitResult& r, const StepTask& t) {
     auto layer_name = [&](int l) {

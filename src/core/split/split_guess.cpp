@@ -1,5 +1,6 @@
 // Predict, then reveal in Lesson 3: the guess of the split that moves the most, in the lesson's words.
 #include "m2m/core/split/split_guess.hpp"
+#include "m2m/core/engine/text.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -66,7 +67,7 @@ SplitReveal reveal_split(Strategy guess, std::span<const StrategyBytes> bytes, i
     std::string each = "Per training step on " + std::to_string(gpus) + (gpus == 1 ? " GPU: " : " GPUs: ");
     for (std::size_t i = 0; i < sorted.size(); ++i)
         each += (i ? ", " : "") + std::string(strategy_label(sorted[i].strategy)) + " " +
-                split_bytes_text(static_cast<double>(sorted[i].exchanged));
+                format_bytes(static_cast<double>(sorted[i].exchanged));
     r.lines.push_back(each + ".");
     return r;
 }

@@ -18,6 +18,7 @@
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
 #include "ui/widgets.hpp"
+#include "m2m/core/engine/text.hpp"
 
 namespace m2m::lessons {
 

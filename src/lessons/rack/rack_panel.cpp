@@ -19,6 +19,7 @@
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
 #include "ui/widgets.hpp"
+#include "m2m/core/engine/text.hpp"
 
 namespace m2m::lessons {
 
@@ -267,7 +268,7 @@ void RackPanel::draw(float dt_s) {
 
 bool RackPanel::bytes_slider(const char* label, double& bytes, float width) {
     // The label shows the size in words; the slider moves on a log scale from 1 KB to 100 GB.
-    const std::string text = core::tensor_size_text(bytes);
+    const std::string text = core::format_bytes(bytes);
     float value = static_cast<float>(bytes);
     ImGui::SetNextItemWidth(width);
     if (!ImGui::SliderFloat(label, &value, static_cast<float>(min_bytes), static_cast<float>(max_bytes), text.c_str(),

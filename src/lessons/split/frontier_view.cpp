@@ -19,6 +19,7 @@
 #include "m2m/presets/models.hpp"
 #include "ui/view.hpp"
 #include "ui/widgets.hpp"
+#include "m2m/core/engine/text.hpp"
 
 namespace m2m::lessons {
 

@@ -22,6 +22,7 @@
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
 #include "ui/widgets.hpp"
+#include "m2m/core/engine/text.hpp"
 
 namespace m2m::lessons {
 
@@ -593,11 +594,11 @@ void SplitPanel::draw_gpu_card(int g, ImVec2 a, ImVec2 b) {
     if (show_footer) {
         const std::vector<std::string> foot = {
             core::format_count(hold.parameters) + " parameters \xc2\xb7 " +
-                core::split_bytes_text(static_cast<double>(hold.bytes.total())) + " \xc2\xb7 " +
+                core::format_bytes(static_cast<double>(hold.bytes.total())) + " \xc2\xb7 " +
                 std::to_string(hold.prompts) + " prompts",
             core::format_count(hold.parameters) + " parameters \xc2\xb7 " +
-                core::split_bytes_text(static_cast<double>(hold.bytes.total())),
-            core::split_bytes_text(static_cast<double>(hold.bytes.total()))};
+                core::format_bytes(static_cast<double>(hold.bytes.total())),
+            core::format_bytes(static_cast<double>(hold.bytes.total()))};
         if (const std::string* s = first_fitting(foot, inner_w))
             dl->AddText(ImVec2(a.x + pad, b.y - pad * 0.5f - line + (line - fs) * 0.5f), th.text, s->c_str());
     }
@@ -734,7 +735,7 @@ void SplitPanel::draw_words() {
                     for (int g : e.gpus) peers += (peers.empty() ? "" : ",") + std::to_string(g);
                     ImGui::TextUnformatted(peers.c_str());
                     ImGui::TableNextColumn();
-                    ImGui::Text("%s \xc3\x97 %d", core::split_bytes_text(static_cast<double>(e.bytes)).c_str(), e.times);
+                    ImGui::Text("%s \xc3\x97 %d", core::format_bytes(static_cast<double>(e.bytes)).c_str(), e.times);
                     ImGui::TableNextColumn();
                     const std::string_view link = core::link_type_label(e.link);
                     ImGui::PushStyleColor(ImGuiCol_Text, link_colour(e.link));

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <string_view>
 
 namespace m2m::core {
@@ -27,11 +26,5 @@ SimTime picoseconds_from_seconds(double seconds);
 
 using Bytes = std::int64_t;
 
-/// A duration as a person reads it: "850 ps", "12.3 µs", "4.1 ms", "2.0 s", "3.5 hours",
-/// "41 days", "2.3 years"; three significant figures at most.
-std::string format_seconds(double seconds);
-
-/// A count with thousands separators: 16896 -> "16,896".
-std::string format_count(std::int64_t n);
 
 }  // namespace m2m::core

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "m2m/core/layers/layer_run.hpp"
+#include "m2m/core/engine/text.hpp"
 
 namespace m2m::core {
 
@@ -128,10 +129,5 @@ LayerRunFact layer_run_fact(const LayerRunSetup& setup, const LayerRunResult& re
 /// "In your Lesson 1 run with 512-wide layers the GPU finished 85× sooner than the CPU (...)."
 /// At most one or two sentences per lesson; empty when there are no facts.
 std::vector<std::string> run_fact_sentences(std::span<const RunFact> facts);
-
-/// "85.3×", "5×", "2.5×": a ratio written as Lesson 1's readout writes it.
-std::string fact_ratio_text(double ratio);
-/// "58.2 KB", "1 GB", "512 bytes": decimal byte units.
-std::string fact_bytes_text(double bytes);
 
 }  // namespace m2m::core

@@ -219,13 +219,6 @@ TransferResult run_transfer(const Cluster& cluster, GpuId from, GpuId to, Bytes 
 
 // --- what the lesson says (the panel and the command line only show these) ---------------------
 
-/// "1 KB", "15.6 MB", "100 GB": decimal units, as link rates are quoted (1 GB = 1e9 bytes).
-std::string tensor_size_text(double bytes);
-/// "371 GB/s", "48 GB/s": three significant figures.
-std::string rate_text(double GBps);
-/// "7.7×", "1×", "12×".
-std::string times_text(double ratio);
-
 /// That NVLink's quoted rate is both directions added together, with this system's figures.
 std::string nvlink_direction_note(const SystemSpec& system);
 

@@ -222,8 +222,6 @@ SplitResult plan_split(const NextWordModel& model, const SplitSetup& setup);
 /// The ideal bubble of p stages and m micro-batches: (p-1)/(m+p-1).
 double pipeline_bubble_fraction(int stages, int micro_batches);
 
-/// "58.2 KB": bytes in decimal units, as the lesson's sentences write them.
-std::string split_bytes_text(double bytes);
 /// One task of the step in words, for the panel's labels and tooltips: "forward · hidden 2 ·
 /// micro-batch 3 of 4", "all-gather · outputs of hidden 1 · 3.07 KB over NVLink", "idle · ...".
 std::string step_task_text(const SplitResult& r, const StepTask& task);

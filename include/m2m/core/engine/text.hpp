@@ -1,0 +1,45 @@
+// Numbers as a reader sees them: the one place where the core (and every panel, through the core's
+// stories) turns counts, bytes, times, rates and ratios into text.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace m2m::core {
+
+/// A duration as a person reads it: "850 ps", "12.3 µs", "4.10 ms", "2.00 s", "3.50 hours",
+/// "41.0 days", "2.30 years"; three significant figures at most.
+std::string format_seconds(double seconds);
+
+/// A count with thousands separators: 16896 -> "16,896".
+std::string format_count(std::int64_t n);
+
+/// Bytes in decimal units, as link rates and memory sizes are quoted (1 KB = 1,000 bytes), three
+/// significant figures: 512 -> "512 B", 1000 -> "1 KB", 58200 -> "58.2 KB", 2.79e12 -> "2.79 TB".
+std::string format_bytes(double bytes);
+
+/// A rate in GB/s (1 GB = 1e9 bytes), three significant figures: "371 GB/s", "48 GB/s", "1200 GB/s".
+std::string format_rate_GBps(double GBps);
+
+/// A ratio "how many times": 5 -> "5×", 7.7 -> "7.7×", 12.3 -> "12×", 141.2 -> "141×", 0.68 -> "0.68×".
+std::string format_ratio(double ratio);
+
+/// `value` with `decimals` digits after the point: (0.5134, 3) -> "0.513".
+std::string format_fixed(double value, int decimals);
+
+/// `value` to `digits` significant figures, no exponent below 1e6: (46.27, 3) -> "46.3".
+std::string format_significant(double value, int digits = 3);
+
+/// A share as a percentage: 0.513 -> "51.3%", 0.04 -> "4%" (three significant figures at most).
+std::string format_percent(double fraction);
+
+/// A large count as a teacher says it: 3e11 -> "300 billion", 1.56e13 -> "15.6 trillion".
+std::string format_words(double value);
+
+/// Scientific notation without "+": 3.15e23 -> "3.15e23".
+std::string format_scientific(double value);
+
+/// `n` and the noun, singular or plural: (1, "core") -> "1 core", (6, "core") -> "6 cores".
+std::string format_counted(std::int64_t n, const std::string& singular, const std::string& plural = {});
+
+}  // namespace m2m::core

@@ -1,0 +1,111 @@
+// Numbers as a reader sees them (see text.hpp for the rules and examples).
+#include "m2m/core/engine/text.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace m2m::core {
+
+namespace {
+
+std::string printf_text(const char* format, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+// "1.50" -> "1.5", "2.00" -> "2": trailing zeros after a decimal point say nothing.
+std::string trimmed(std::string s) {
+    if (s.find('.') == std::string::npos) return s;
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+    return s;
+}
+
+}  // namespace
+
+std::string format_seconds(double s) {
+    struct Scale {
+        double seconds;
+        const char* unit;
+    };
+    // Small units for the hardware lessons, calendar units for training runs.
+    static const Scale scales[] = {{365.25 * 86400, "years"}, {30.44 * 86400, "months"}, {86400, "days"},
+                                   {3600, "hours"},           {60, "minutes"},           {1, "s"},
+                                   {1e-3, "ms"},              {1e-6, "\u00b5s"},          {1e-9, "ns"},
+                                   {1e-12, "ps"}};
+    if (!(s > 0) || !std::isfinite(s)) return "0 s";
+    for (const Scale& sc : scales) {
+        // calendar units only once they read better than the next smaller one
+        const double v = s / sc.seconds;
+        if (v >= (sc.seconds > 60 ? 2.0 : 1.0) || sc.seconds == 1e-12) {
+            char buf[48];
+            std::snprintf(buf, sizeof buf, v >= 100 ? "%.0f %s" : v >= 10 ? "%.1f %s" : "%.2f %s", v, sc.unit);
+            return buf;
+        }
+    }
+    return "0 s";
+}
+
+std::string format_count(std::int64_t n) {
+    std::string digits = std::to_string(n < 0 ? -n : n);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return n < 0 ? "-" + out : out;
+}
+
+std::string format_bytes(double bytes) {
+    static const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB"};
+    int u = 0;
+    while (bytes >= 999.5 && u < 5) {
+        bytes /= 1000.0;
+        ++u;
+    }
+    return printf_text("%.3g", bytes) + " " + units[u];
+}
+
+std::string format_rate_GBps(double GBps) { return printf_text(GBps >= 1000 ? "%.0f GB/s" : "%.3g GB/s", GBps); }
+
+std::string format_ratio(double ratio) {
+    return printf_text(ratio >= 9.95 ? "%.0f" : "%.2g", ratio) + "\u00d7";
+}
+
+std::string format_fixed(double value, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+    return buf;
+}
+
+std::string format_significant(double value, int digits) {
+    if (std::abs(value) >= 1e6) return printf_text("%.0f", value);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*g", digits, value);
+    return buf;
+}
+
+std::string format_percent(double fraction) {
+    const double p = fraction * 100;
+    return trimmed(printf_text(p >= 99.95 ? "%.0f" : p >= 9.995 ? "%.1f" : "%.2f", p)) + "%";
+}
+
+std::string format_words(double v) {
+    static const std::pair<double, const char*> scales[] = {{1e12, "trillion"}, {1e9, "billion"}, {1e6, "million"}};
+    for (const auto& [scale, word] : scales)
+        if (v >= scale) return printf_text("%.3g", v / scale) + " " + word;
+    return printf_text("%.3g", v);
+}
+
+std::string format_scientific(double v) {
+    if (!(v > 0)) return "0";
+    const int exponent = static_cast<int>(std::floor(std::log10(v)));
+    return printf_text("%.3g", v / std::pow(10.0, exponent)) + "e" + std::to_string(exponent);
+}
+
+std::string format_counted(std::int64_t n, const std::string& singular, const std::string& plural) {
+    return format_count(n) + " " + (n == 1 ? singular : plural.empty() ? singular + "s" : plural);
+}
+
+}  // namespace m2m::core
