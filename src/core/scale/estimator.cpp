@@ -189,15 +189,6 @@ EfficiencyConstant cpu_achievable_fraction() {
     return {0.57, "MKL SGEMM on a Core i7-6700 reaches ~250 of its 435 GFLOP/s FP32 peak (reference/hardware.md)"};
 }
 
-std::string_view schedule_kind_name(ScheduleKind s) {
-    switch (s) {
-        case ScheduleKind::gpipe: return "gpipe";
-        case ScheduleKind::one_f_one_b: return "1f1b";
-        case ScheduleKind::interleaved: return "interleaved";
-    }
-    return "?";
-}
-
 std::string_view recompute_name(Recompute r) {
     switch (r) {
         case Recompute::none: return "none";
@@ -229,7 +220,7 @@ namespace {
 
 constexpr std::int64_t max_graph_tasks = 4'000'000;  // a step graph larger than this is refused
 
-int chunks_of(const Layout& l) { return l.schedule == ScheduleKind::interleaved ? l.chunks : 1; }
+int chunks_of(const Layout& l) { return l.schedule == PipelineSchedule::interleaved ? l.chunks : 1; }
 
 }  // namespace
 
@@ -277,7 +268,7 @@ std::optional<SetupProblem> check(const EstimateSetup& setup) {
                                                " sequences (global batch / dp)"};
     if (l.zero_stage != 0 && l.zero_stage != 1) return SetupProblem{"zero_stage", "must be 0 or 1"};
     const std::int64_t m_mb = l.micro_batches();
-    if (l.schedule == ScheduleKind::interleaved) {
+    if (l.schedule == PipelineSchedule::interleaved) {
         if (l.chunks < 2) return SetupProblem{"chunks", "the interleaved schedule needs at least 2 chunks per GPU"};
         if (l.pp < 2) return SetupProblem{"schedule", "interleaved needs pipeline parallelism (pp of 2 or more)"};
         if (static_cast<std::int64_t>(l.pp) * l.chunks > m.layers)
@@ -418,21 +409,6 @@ bool dp_spans_nodes(const EstimateSetup& s) {
     return static_cast<std::int64_t>(s.layout.dp - 1) * s.layout.tp >= static_cast<std::int64_t>(s.gpus_per_node);
 }
 
-// Micro-batches (interleaved: chunk passes) whose activations physical stage k holds at once.
-double in_flight(const Layout& l, int k, std::int64_t m) {
-    switch (l.schedule) {
-        case ScheduleKind::gpipe: return static_cast<double>(m);  // every forward before any backward
-        case ScheduleKind::one_f_one_b: return static_cast<double>(std::min<std::int64_t>(l.pp - k, m));
-        case ScheduleKind::interleaved: {
-            // Megatron's warm-up plus the one in progress, in chunk passes: (p-k-1) 2 + (v-1) p + 1.
-            const std::int64_t passes = std::min<std::int64_t>(2 * (l.pp - k - 1) + (l.chunks - 1) * l.pp + 1,
-                                                               m * l.chunks);
-            return static_cast<double>(passes) / l.chunks;
-        }
-    }
-    return 0;
-}
-
 }  // namespace
 
 std::vector<StageCost> stage_costs(const EstimateSetup& setup, LayoutLinks& links) {
@@ -539,7 +515,7 @@ MemoryUse memory_use(const EstimateSetup& setup) {
         u.optimizer_bytes = 12.0 * u.parameters / (l.zero_stage == 1 ? l.dp : 1);
         std::int64_t layers = 0;
         for (int c = 0; c < chunks_of(l); ++c) layers += layers_of_virtual_stage(m, l, c * l.pp + k);
-        u.in_flight_micro_batches = in_flight(l, k, mb);
+        u.in_flight_micro_batches = activations_in_flight(l.schedule, l.pp, k, mb, l.chunks);
         u.activations_bytes = u.in_flight_micro_batches * static_cast<double>(layers) * per_layer;
         if (l.recompute == Recompute::full)  // the layer being recomputed needs its full activations
             u.activations_bytes +=
@@ -555,52 +531,6 @@ MemoryUse memory_use(const EstimateSetup& setup) {
 }
 
 // [SECTION] The step's work graph and the estimate ------------------------------------------------
-
-namespace {
-
-struct Op {
-    bool forward;
-    std::int64_t micro_batch;
-    int chunk;
-};
-
-// The order in which one physical stage runs its forward and backward passes [Megatron-LM
-// schedules.py]: GPipe all forwards then all backwards; 1F1B p-k-1 warm-up forwards, then one
-// forward one backward, then the cool-down; interleaved the same over chunk passes, walking the
-// chunks in groups of p micro-batches, backwards through the chunks in reverse.
-std::vector<Op> stage_order(const Layout& l, int k, std::int64_t m) {
-    std::vector<Op> ops;
-    const int v = chunks_of(l);
-    ops.reserve(static_cast<std::size_t>(2 * m * v));
-    if (l.schedule == ScheduleKind::gpipe) {
-        for (std::int64_t i = 0; i < m; ++i) ops.push_back({true, i, 0});
-        for (std::int64_t i = 0; i < m; ++i) ops.push_back({false, i, 0});
-        return ops;
-    }
-    const std::int64_t total = m * v;
-    std::int64_t warmup;
-    if (v == 1) {
-        warmup = std::min<std::int64_t>(l.pp - k - 1, m);
-    } else {
-        warmup = m == l.pp ? total : std::min<std::int64_t>(2 * (l.pp - k - 1) + (v - 1) * l.pp, total);
-    }
-    const auto pass = [&](std::int64_t n, bool forward) {
-        const std::int64_t group = static_cast<std::int64_t>(l.pp) * v;
-        const std::int64_t in_group = n % group;
-        int chunk = static_cast<int>(in_group / l.pp);
-        if (!forward) chunk = v - 1 - chunk;
-        return Op{forward, (n / group) * l.pp + in_group % l.pp, chunk};
-    };
-    for (std::int64_t n = 0; n < warmup; ++n) ops.push_back(pass(n, true));
-    for (std::int64_t n = 0; n < total - warmup; ++n) {
-        ops.push_back(pass(warmup + n, true));
-        ops.push_back(pass(n, false));
-    }
-    for (std::int64_t n = total - warmup; n < total; ++n) ops.push_back(pass(n, false));
-    return ops;
-}
-
-}  // namespace
 
 WorkGraph build_step_graph(const EstimateSetup& setup, const std::vector<StageCost>& stages,
                            std::vector<TrainingTask>* tasks) {
@@ -681,10 +611,10 @@ WorkGraph build_step_graph(const EstimateSetup& setup, const std::vector<StageCo
     // backward (bucketed, as Megatron and PyTorch DDP overlap it) and what is left is exposed.
     std::vector<TaskId> stage_done(static_cast<std::size_t>(p));
     for (int k = 0; k < p; ++k) {
-        const std::vector<Op> ops = stage_order(l, k, m);
+        const std::vector<PipelinePass> ops = stage_order(l.schedule, p, k, m, v);
         std::optional<TaskId> prev;
         for (std::size_t n = 0; n < ops.size(); ++n) {
-            const Op& op = ops[n];
+            const PipelinePass& op = ops[n];
             const std::size_t x =
                 static_cast<std::size_t>(op.chunk * p + k) * mbs + static_cast<std::size_t>(op.micro_batch);
             const TaskId id = op.forward ? F[x] : B[x];
@@ -769,8 +699,7 @@ Estimate estimate(const EstimateSetup& setup, bool keep_timeline) {
     }
     e.idle_fraction = pipeline_end > 0 ? 1.0 - busy / (static_cast<double>(l.pp) * static_cast<double>(pipeline_end)) : 0;
     e.exposed_dp_s = static_cast<double>(e.timeline.makespan - pipeline_end) * ps;
-    const double pm1 = l.pp - 1.0;
-    e.bubble_fraction = pm1 / (static_cast<double>(chunks_of(l)) * static_cast<double>(e.micro_batches) + pm1);
+    e.bubble_fraction = pipeline_bubble_fraction(l.pp, e.micro_batches, chunks_of(l));
 
     const double peak_all = setup.gpu.peak_bf16_flops * l.gpus;
     e.tokens_per_s = tokens_per_step / e.step_time_s;

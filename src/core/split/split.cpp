@@ -57,14 +57,6 @@ std::optional<Placement> parse_placement(std::string_view name) {
     return std::nullopt;
 }
 
-std::string_view schedule_name(PipelineSchedule s) { return s == PipelineSchedule::gpipe ? "gpipe" : "1f1b"; }
-
-std::optional<PipelineSchedule> parse_schedule(std::string_view name) {
-    if (name == "gpipe") return PipelineSchedule::gpipe;
-    if (name == "1f1b") return PipelineSchedule::one_f_one_b;
-    return std::nullopt;
-}
-
 std::string_view split_field_name(SplitField f) {
     switch (f) {
         case SplitField::strategy: return "strategy";
@@ -72,6 +64,7 @@ std::string_view split_field_name(SplitField f) {
         case SplitField::micro_batches: return "micro-batches";
         case SplitField::placement: return "placement";
         case SplitField::hardware: return "hardware";
+        case SplitField::schedule: return "schedule";
     }
     return "?";
 }
@@ -202,6 +195,11 @@ std::optional<SplitProblem> check_split(const SplitSetup& setup, bool check_hard
                                     " prompts into equal micro-batches, so it takes " + list_ints(ms) + " (got " +
                                     std::to_string(setup.micro_batches) + ")"};
     }
+    if (setup.schedule != PipelineSchedule::gpipe && setup.schedule != PipelineSchedule::one_f_one_b)
+        return SplitProblem{SplitField::schedule, "Lesson 3's pipeline runs the 1f1b or gpipe schedule (got " +
+                                                      std::string(schedule_name(setup.schedule)) +
+                                                      "); interleaving several chunks of layers on each GPU is in "
+                                                      "the real-scale estimator (sim estimate --schedule interleaved)"};
     if (setup.placement == Placement::two_nodes && setup.gpus < 2)
         return SplitProblem{SplitField::placement, "two nodes need at least 2 GPUs; with 1 GPU use node"};
     if (check_hardware) {
@@ -215,13 +213,6 @@ std::optional<SplitProblem> check_split(const SplitSetup& setup, bool check_hard
                                                               "' with a positive bandwidth"};
     }
     return std::nullopt;
-}
-
-double pipeline_bubble_fraction(int stages, int micro_batches) {
-    if (stages <= 1 || micro_batches < 1) return 0.0;
-    // Narayanan et al. 2021, sec. 2.2: bubble time / ideal time = (p-1)/m, so the bubble's
-    // share of the whole step is (p-1)/(m+p-1).
-    return static_cast<double>(stages - 1) / static_cast<double>(micro_batches + stages - 1);
 }
 
 // [SECTION] layout: which GPU holds which neurons ---------------------------------------------
@@ -408,31 +399,22 @@ double update_seconds(const SplitHardware& h, std::int64_t params) {
     return kernel_seconds(h, 0, 28.0 * static_cast<double>(params));
 }
 
-// The order of one stage's micro-batch passes: F = +i+1, B = -(i+1).
-std::vector<int> stage_program(int stages, int stage, int m, PipelineSchedule schedule) {
-    std::vector<int> ops;
-    if (stages <= 1) {  // no pipeline: each micro-batch forward, then backward
-        for (int i = 0; i < m; ++i) {
-            ops.push_back(i + 1);
-            ops.push_back(-(i + 1));
-        }
-        return ops;
+// Adds every stage's passes to a graph in the stage's own order. A pass can only be added after the
+// tasks it waits for, so the stages take turns, each adding passes until `place` says the next one
+// is not ready yet, until a whole round adds nothing.
+template <class Place>
+void place_in_stage_order(const std::vector<std::vector<PipelinePass>>& orders, Place place) {
+    std::vector<std::size_t> next(orders.size(), 0);
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (std::size_t st = 0; st < orders.size(); ++st)
+            while (next[st] < orders[st].size() && place(static_cast<int>(st), orders[st][next[st]])) {
+                ++next[st];
+                progress = true;
+            }
     }
-    if (schedule == PipelineSchedule::gpipe) {  // GPipe (Huang et al. 2019): all forwards, then all backwards
-        for (int i = 0; i < m; ++i) ops.push_back(i + 1);
-        for (int i = 0; i < m; ++i) ops.push_back(-(i + 1));
-        return ops;
-    }
-    // 1F1B (PipeDream-Flush, Narayanan et al. 2021 fig. 4): p-s-1 warm-up forwards, then
-    // one forward and one backward in turn, then the remaining backwards.
-    const int warmup = std::min(stages - stage - 1, m);
-    for (int i = 0; i < warmup; ++i) ops.push_back(i + 1);
-    for (int i = 0; i < m - warmup; ++i) {
-        ops.push_back(warmup + i + 1);
-        ops.push_back(-(i + 1));
-    }
-    for (int i = m - warmup; i < m; ++i) ops.push_back(-(i + 1));
-    return ops;
+    for (std::size_t st = 0; st < orders.size(); ++st)
+        if (next[st] != orders[st].size()) throw std::logic_error("pipeline program could not be placed");
 }
 
 struct KernelRecord {
@@ -459,31 +441,18 @@ public:
         for (int g = 0; g < gpus; ++g) m_g.add_pool("GPU " + std::to_string(g), ResourceKind::gpu_core, 1);
         m_pools.emplace(m_cluster, m_g);
         m_last_kernel.assign(static_cast<std::size_t>(gpus), std::nullopt);
-        const int m = m_plan.micro_batches;
-        // Each stage's passes in program order. A pass can only be added to the graph after
-        // the tasks it waits for, so walk the stages' programs round by round until all are in.
-        std::vector<std::vector<int>> programs;
+        std::vector<std::vector<PipelinePass>> orders;
         for (int st = 0; st < m_d.pipeline; ++st)
-            programs.push_back(stage_program(m_d.pipeline, st, m, m_plan.setup.schedule));
-        std::vector<std::size_t> next(programs.size(), 0);
-        bool progress = true;
-        while (progress) {
-            progress = false;
-            for (int st = 0; st < m_d.pipeline; ++st) {
-                auto& pc = next[static_cast<std::size_t>(st)];
-                const auto& prog = programs[static_cast<std::size_t>(st)];
-                while (pc < prog.size() && ready(st, prog[pc])) {
-                    const int op = prog[pc++];
-                    if (op > 0)
-                        forward(st, op - 1);
-                    else
-                        backward(st, -op - 1);
-                    progress = true;
-                }
-            }
-        }
-        for (std::size_t st = 0; st < programs.size(); ++st)
-            if (next[st] != programs[st].size()) throw std::logic_error("pipeline program could not be placed");
+            orders.push_back(stage_order(m_plan.setup.schedule, m_d.pipeline, st, m_plan.micro_batches));
+        place_in_stage_order(orders, [&](int st, const PipelinePass& pass) {
+            const int mb = static_cast<int>(pass.micro_batch);
+            if (!ready(st, pass.forward, mb)) return false;
+            if (pass.forward)
+                forward(st, mb);
+            else
+                backward(st, mb);
+            return true;
+        });
         update();
     }
 
@@ -491,9 +460,8 @@ public:
     std::vector<CommRecord> comms;
 
 private:
-    bool ready(int st, int op) {
-        const int i = std::abs(op) - 1;
-        if (op > 0) return st == 0 || m_fwd_sent.count({st - 1, i});
+    bool ready(int st, bool forward, int i) const {
+        if (forward) return st == 0 || m_fwd_sent.count({st - 1, i});
         if (st + 1 == m_d.pipeline) return m_fwd_sent.count({st, i}) > 0;
         return m_bwd_sent.count({st + 1, i}) > 0;
     }
@@ -748,50 +716,34 @@ Timeline schedule_pipeline(int stages, int micro_batches, PipelineSchedule sched
     WorkGraph g;
     for (int s = 0; s < stages; ++s) g.add_pool("stage " + std::to_string(s), ResourceKind::gpu_core, 1);
     const PoolId wire = g.add_pool("wire", ResourceKind::nvlink, static_cast<std::uint32_t>(2 * stages));
-    std::vector<std::vector<int>> programs;
-    for (int s = 0; s < stages; ++s) programs.push_back(stage_program(stages, s, micro_batches, schedule));
+    std::vector<std::vector<PipelinePass>> orders;
+    for (int s = 0; s < stages; ++s) orders.push_back(stage_order(schedule, stages, s, micro_batches));
     std::map<std::pair<int, int>, TaskId> fwd_arrive, bwd_arrive, fwd_done;  // (stage, mb)
     std::vector<std::optional<TaskId>> last(static_cast<std::size_t>(stages));
-    std::vector<std::size_t> pc(static_cast<std::size_t>(stages), 0);
-    bool progress = true;
-    while (progress) {
-        progress = false;
-        for (int s = 0; s < stages; ++s) {
-            auto& p = pc[static_cast<std::size_t>(s)];
-            const auto& prog = programs[static_cast<std::size_t>(s)];
-            while (p < prog.size()) {
-                const int op = prog[p];
-                const int i = std::abs(op) - 1;
-                std::optional<TaskId> need;
-                if (op > 0 && s > 0) {
-                    if (!fwd_arrive.count({s, i})) break;
-                    need = fwd_arrive.at({s, i});
-                } else if (op < 0) {
-                    const auto& src = s + 1 == stages ? fwd_done : bwd_arrive;
-                    if (!src.count({s, i})) break;
-                    need = src.at({s, i});
-                }
-                const TaskId t = g.add_task(op > 0 ? forward : backward, {static_cast<PoolId>(s)});
-                if (need) g.add_dependency(*need, t);
-                if (last[static_cast<std::size_t>(s)]) g.add_dependency(*last[static_cast<std::size_t>(s)], t);
-                last[static_cast<std::size_t>(s)] = t;
-                auto pass_on = [&](std::map<std::pair<int, int>, TaskId>& to, int stage) {
-                    if (transfer > 0) {
-                        const TaskId w = g.add_task(transfer, {wire});
-                        g.add_dependency(t, w);
-                        to[{stage, i}] = w;
-                    } else {
-                        to[{stage, i}] = t;
-                    }
-                };
-                if (op > 0 && s + 1 < stages) pass_on(fwd_arrive, s + 1);
-                if (op > 0 && s + 1 == stages) fwd_done[{s, i}] = t;
-                if (op < 0 && s > 0) pass_on(bwd_arrive, s - 1);
-                ++p;
-                progress = true;
+    place_in_stage_order(orders, [&](int s, const PipelinePass& pass) {
+        const int i = static_cast<int>(pass.micro_batch);
+        // What the pass waits for: the previous stage's activations, or the next stage's gradients
+        // (the last stage turns its own forward around).
+        const auto& src = pass.forward ? fwd_arrive : s + 1 == stages ? fwd_done : bwd_arrive;
+        if ((!pass.forward || s > 0) && !src.count({s, i})) return false;
+        const TaskId t = g.add_task(pass.forward ? forward : backward, {static_cast<PoolId>(s)});
+        if (!pass.forward || s > 0) g.add_dependency(src.at({s, i}), t);
+        if (last[static_cast<std::size_t>(s)]) g.add_dependency(*last[static_cast<std::size_t>(s)], t);
+        last[static_cast<std::size_t>(s)] = t;
+        auto pass_on = [&](std::map<std::pair<int, int>, TaskId>& to, int stage) {
+            if (transfer > 0) {
+                const TaskId w = g.add_task(transfer, {wire});
+                g.add_dependency(t, w);
+                to[{stage, i}] = w;
+            } else {
+                to[{stage, i}] = t;
             }
-        }
-    }
+        };
+        if (pass.forward && s + 1 < stages) pass_on(fwd_arrive, s + 1);
+        if (pass.forward && s + 1 == stages) fwd_done[{s, i}] = t;
+        if (!pass.forward && s > 0) pass_on(bwd_arrive, s - 1);
+        return true;
+    });
     return core::schedule(g);
 }
 
@@ -1020,11 +972,10 @@ SplitResult plan_split(const NextWordModel& model, const SplitSetup& setup) {
         h.last_layer = stage_last(r.stage_first_layer, layers, c.stage);
         h.prompts = prompts;
         h.micro_batches = r.micro_batches;
-        // Activations kept for the backward pass: all micro-batches without a pipeline or
-        // with GPipe; at most p - s of them on stage s with 1F1B (Narayanan et al. 2021).
-        const int kept = d.pipeline > 1 && setup.schedule == PipelineSchedule::one_f_one_b
-                             ? std::min(r.micro_batches, d.pipeline - c.stage)
-                             : r.micro_batches;
+        // Activations kept for the backward pass: all micro-batches with GPipe; at most p - s
+        // of them on stage s with 1F1B (Narayanan et al. 2021).
+        const int kept = static_cast<int>(
+            activations_in_flight(setup.schedule, d.pipeline, c.stage, r.micro_batches));
         h.rows_in_flight = kept * rows;
         std::int64_t saved_values = 0;
         for (int l = 0; l < layers; ++l) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "m2m/core/rack/collectives.hpp"
+#include "m2m/core/engine/pipeline_schedule.hpp"
 #include "m2m/core/engine/scheduler.hpp"
 #include "m2m/core/rack/topology.hpp"
 
@@ -116,13 +117,6 @@ EfficiencyConstant cpu_achievable_fraction();
 
 // [SECTION] The layout ------------------------------------------------------------------------
 
-/// The order in which each pipeline stage runs its micro-batches [Narayanan et al. 2021]: GPipe
-/// (all forwards, then all backwards), 1F1B (one forward, one backward once the pipe is full) or
-/// interleaved 1F1B (each GPU holds `chunks` non-adjacent slices of the layers). Lesson 3's
-/// split.hpp has its own two-value PipelineSchedule for the toy network; this one adds interleaving.
-enum class ScheduleKind { gpipe, one_f_one_b, interleaved };
-
-std::string_view schedule_kind_name(ScheduleKind s);  ///< "gpipe", "1f1b", "interleaved"
 std::string_view recompute_name(Recompute r);         ///< "none", "selective", "full"
 std::string_view attention_name(AttentionKernel a);   ///< "standard", "flash"
 
@@ -134,7 +128,7 @@ struct Layout {
     int dp = 1;  ///< data parallel: replicas, each on its share of the batch
     std::int64_t micro_batch = 1;   ///< sequences per micro-batch
     std::int64_t global_batch = 1;  ///< sequences per optimizer step, over all replicas
-    ScheduleKind schedule = ScheduleKind::one_f_one_b;
+    PipelineSchedule schedule = PipelineSchedule::one_f_one_b;  ///< engine/pipeline_schedule.hpp
     int chunks = 2;  ///< interleaved: model chunks (virtual stages) per GPU
     Recompute recompute = Recompute::selective;
     AttentionKernel attention = AttentionKernel::standard;

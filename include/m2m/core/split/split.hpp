@@ -11,6 +11,7 @@
 
 #include "m2m/core/rack/collectives.hpp"
 #include "m2m/core/engine/machine.hpp"
+#include "m2m/core/engine/pipeline_schedule.hpp"
 #include "m2m/core/split/next_word.hpp"
 #include "m2m/core/engine/scheduler.hpp"
 #include "m2m/core/rack/topology.hpp"
@@ -29,13 +30,6 @@ std::optional<Strategy> parse_strategy(std::string_view name);
 enum class Placement { one_node, two_nodes };
 std::string_view placement_name(Placement p);  ///< "node", "nodes"
 std::optional<Placement> parse_placement(std::string_view name);
-
-/// The order of forward (F) and backward (B) micro-batches on a pipeline stage. Both have the
-/// same bubble, (p-1)/(m+p-1) of the step; 1F1B keeps at most p micro-batches of activations,
-/// GPipe keeps all m (Narayanan et al. 2021, sec. 2.2).
-enum class PipelineSchedule { gpipe, one_f_one_b };
-std::string_view schedule_name(PipelineSchedule s);  ///< "gpipe", "1f1b"
-std::optional<PipelineSchedule> parse_schedule(std::string_view name);
 
 inline constexpr int max_split_gpus = 8;
 /// Prompts (corpus examples) in one training step, shared by every strategy: 48 divides
@@ -68,13 +62,15 @@ struct SplitSetup {
     /// Micro-batches per step for a pipeline (pipeline and 3d); other strategies run the
     /// step as one batch and ignore it.
     int micro_batches = 4;
+    /// gpipe or one_f_one_b; check_split refuses interleaved (Lesson 3 shows the two plain
+    /// schedules; the real-scale estimator adds interleaving).
     PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
     Placement placement = Placement::one_node;
     SplitHardware hardware;  ///< only the timeline reads it
 };
 
-enum class SplitField { strategy, gpus, micro_batches, placement, hardware };
-/// "strategy", "gpus", "micro-batches", "placement", "hardware".
+enum class SplitField { strategy, gpus, micro_batches, placement, hardware, schedule };
+/// "strategy", "gpus", "micro-batches", "placement", "hardware", "schedule".
 std::string_view split_field_name(SplitField f);
 struct SplitProblem {
     SplitField field = SplitField::gpus;
@@ -219,8 +215,6 @@ struct SplitResult {
 SplitResult run_split(const NextWordModel& model, const SplitSetup& setup);
 /// The holdings and exchanges without the timeline (no hardware needed; exchange seconds 0).
 SplitResult plan_split(const NextWordModel& model, const SplitSetup& setup);
-/// The ideal bubble of p stages and m micro-batches: (p-1)/(m+p-1).
-double pipeline_bubble_fraction(int stages, int micro_batches);
 
 /// One task of the step in words, for the panel's labels and tooltips: "forward · hidden 2 ·
 /// micro-batch 3 of 4", "all-gather · outputs of hidden 1 · 3.07 KB over NVLink", "idle · ...".

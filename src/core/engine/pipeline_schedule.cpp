@@ -1,0 +1,87 @@
+// The order of a pipeline stage's forward and backward passes (see pipeline_schedule.hpp).
+#include "m2m/core/engine/pipeline_schedule.hpp"
+
+#include <algorithm>
+
+namespace m2m::core {
+
+namespace {
+
+constexpr PipelineSchedule all_schedules[] = {PipelineSchedule::gpipe, PipelineSchedule::one_f_one_b,
+                                              PipelineSchedule::interleaved};
+
+int chunks_of(PipelineSchedule schedule, int chunks) {
+    return schedule == PipelineSchedule::interleaved ? std::max(chunks, 1) : 1;
+}
+
+}  // namespace
+
+std::string_view schedule_name(PipelineSchedule s) {
+    switch (s) {
+        case PipelineSchedule::gpipe: return "gpipe";
+        case PipelineSchedule::one_f_one_b: return "1f1b";
+        case PipelineSchedule::interleaved: return "interleaved";
+    }
+    return "?";
+}
+
+std::optional<PipelineSchedule> parse_schedule(std::string_view name) {
+    for (PipelineSchedule s : all_schedules)
+        if (schedule_name(s) == name) return s;
+    return std::nullopt;
+}
+
+std::vector<PipelinePass> stage_order(PipelineSchedule schedule, int p, int k, std::int64_t m, int chunks) {
+    std::vector<PipelinePass> ops;
+    if (m < 1) return ops;
+    const int v = chunks_of(schedule, chunks);
+    ops.reserve(static_cast<std::size_t>(2 * m * v));
+    if (schedule == PipelineSchedule::gpipe) {
+        for (std::int64_t i = 0; i < m; ++i) ops.push_back({true, i, 0});
+        for (std::int64_t i = 0; i < m; ++i) ops.push_back({false, i, 0});
+        return ops;
+    }
+    // Warm-up forwards before the first backward: p-k-1 (1F1B); with chunks, the passes that fill
+    // every chunk of the later stages, all of them when there are only p micro-batches.
+    const std::int64_t total = m * v;
+    const std::int64_t warmup = v == 1  ? std::min<std::int64_t>(p - k - 1, m)
+                                : m == p ? total
+                                         : std::min<std::int64_t>(2 * (p - k - 1) + (v - 1) * p, total);
+    const auto pass = [&](std::int64_t n, bool forward) {
+        // Chunk passes go in groups of p micro-batches per chunk; backwards start at the last chunk.
+        const std::int64_t group = static_cast<std::int64_t>(p) * v;
+        const std::int64_t in_group = n % group;
+        int chunk = static_cast<int>(in_group / p);
+        if (!forward) chunk = v - 1 - chunk;
+        return PipelinePass{forward, (n / group) * p + in_group % p, chunk};
+    };
+    for (std::int64_t n = 0; n < warmup; ++n) ops.push_back(pass(n, true));
+    for (std::int64_t n = 0; n < total - warmup; ++n) {
+        ops.push_back(pass(warmup + n, true));
+        ops.push_back(pass(n, false));
+    }
+    for (std::int64_t n = total - warmup; n < total; ++n) ops.push_back(pass(n, false));
+    return ops;
+}
+
+double activations_in_flight(PipelineSchedule schedule, int p, int k, std::int64_t m, int chunks) {
+    switch (schedule) {
+        case PipelineSchedule::gpipe: return static_cast<double>(m);  // every forward before any backward
+        case PipelineSchedule::one_f_one_b: return static_cast<double>(std::min<std::int64_t>(p - k, m));
+        case PipelineSchedule::interleaved: {
+            // Megatron's warm-up plus the one in progress, in chunk passes: (p-k-1) 2 + (v-1) p + 1.
+            const int v = chunks_of(schedule, chunks);
+            const std::int64_t passes = std::min<std::int64_t>(2 * (p - k - 1) + (v - 1) * p + 1, m * v);
+            return static_cast<double>(passes) / v;
+        }
+    }
+    return 0;
+}
+
+double pipeline_bubble_fraction(int stages, std::int64_t micro_batches, int chunks) {
+    if (stages <= 1 || micro_batches < 1) return 0.0;
+    const double pm1 = stages - 1.0;
+    return pm1 / (static_cast<double>(std::max(chunks, 1)) * static_cast<double>(micro_batches) + pm1);
+}
+
+}  // namespace m2m::core
