@@ -21,7 +21,9 @@ namespace m2m::core {
 
 namespace {
 
-constexpr double bytes_per_bf16 = 2.0;
+// engine/training_bytes.hpp's figures as the formulas here use them.
+constexpr double bf16_bytes = static_cast<double>(activation_bytes_per_value);
+constexpr double gradient_bytes = static_cast<double>(gradient_bytes_per_parameter);
 
 std::string fmt(const char* f, double v) {
     char buf[64];
@@ -154,7 +156,7 @@ double activation_bytes_per_layer(const TransformerShape& m, std::int64_t micro_
         case Recompute::full: {
             // Only the layer's input is kept: 2 s b h [Korthikanti, Table 2]; with sequence
             // parallelism that input is itself split along the sequence, so 2 s b h / t.
-            const double input = bytes_per_bf16 * static_cast<double>(m.seq * micro_batch * m.hidden);
+            const double input = bf16_bytes * static_cast<double>(m.seq * micro_batch * m.hidden);
             return tp > 1 && sequence_parallel ? input / tp : input;
         }
     }
@@ -439,7 +441,7 @@ std::vector<StageCost> stage_costs(const EstimateSetup& setup, LayoutLinks& link
     // Tensor parallelism: two all-reduces forward, two backward [Narayanan et al. 2021]; with sequence
     // parallelism each becomes an all-gather + reduce-scatter pair with the same traffic
     // [Korthikanti sec. 4.2.2]. Full recompute repeats the forward pair.
-    const double tp_msg = bytes_per_bf16 * s * b * h;
+    const double tp_msg = bf16_bytes * s * b * h;
     const double ar = links.tp_collective_s(CollectiveOp::all_reduce, tp_msg);
     const double tp_fwd = 2.0 * ar;
     const double tp_bwd = (l.recompute == Recompute::full ? 4.0 : 2.0) * ar;
@@ -451,7 +453,7 @@ std::vector<StageCost> stage_costs(const EstimateSetup& setup, LayoutLinks& link
 
     // Point-to-point: one s x b x h bf16 tensor per boundary per micro-batch each way; with sequence
     // parallelism every GPU of the stage sends its 1/t share over its own link [Narayanan sec. 4.1].
-    const double send_bytes = bytes_per_bf16 * s * b * h / t;
+    const double send_bytes = bf16_bytes * s * b * h / t;
 
     const int nv = virtual_stages(l);
     std::vector<StageCost> out(static_cast<std::size_t>(nv));
@@ -481,17 +483,16 @@ std::vector<StageCost> stage_costs(const EstimateSetup& setup, LayoutLinks& link
     for (int k = 0; k < l.pp; ++k) {
         StageCost& c = out[static_cast<std::size_t>(k)];
         const double params = stage_parameters(m, l, k);
-        const double grad_bytes = bytes_per_bf16 * params;
+        const double grad_bytes = gradient_bytes * params;
         if (l.zero_stage == 1) {
             c.dp_reduce_s = links.dp_collective_s(CollectiveOp::reduce_scatter, grad_bytes);
             c.param_gather_s = links.dp_collective_s(CollectiveOp::all_gather, grad_bytes);
         } else {
             c.dp_reduce_s = links.dp_collective_s(CollectiveOp::all_reduce, grad_bytes);
         }
-        // Adam reads and writes fp32 master weights, momentum and variance (24 B), reads the bf16
-        // gradient and writes the bf16 weights (4 B): 28 bytes per parameter it updates.
+        // Adam is memory bound: adam_step_bytes_per_parameter (28) per parameter it updates.
         const double updated = l.zero_stage == 1 ? params / l.dp : params;
-        c.optimizer_s = 28.0 * updated / hbm;
+        c.optimizer_s = static_cast<double>(adam_step_bytes_per_parameter) * updated / hbm;
     }
     return out;
 }
@@ -510,9 +511,10 @@ MemoryUse memory_use(const EstimateSetup& setup) {
         u.stage = k;
         u.parameters = stage_parameters(m, l, k);
         // Mixed-precision Adam: 2 + 2 + 12 = 16 bytes per parameter; ZeRO-1 splits the 12 [Rajbhandari et al. 2020].
-        u.weights_bytes = 2.0 * u.parameters;
-        u.gradients_bytes = 2.0 * u.parameters;
-        u.optimizer_bytes = 12.0 * u.parameters / (l.zero_stage == 1 ? l.dp : 1);
+        u.weights_bytes = static_cast<double>(weight_bytes_per_parameter) * u.parameters;
+        u.gradients_bytes = gradient_bytes * u.parameters;
+        u.optimizer_bytes =
+            static_cast<double>(optimizer_bytes_per_parameter) * u.parameters / (l.zero_stage == 1 ? l.dp : 1);
         std::int64_t layers = 0;
         for (int c = 0; c < chunks_of(l); ++c) layers += layers_of_virtual_stage(m, l, c * l.pp + k);
         u.in_flight_micro_batches = activations_in_flight(l.schedule, l.pp, k, mb, l.chunks);
@@ -735,11 +737,14 @@ Estimate estimate(const EstimateSetup& setup, bool keep_timeline) {
             fmt("%.1f", e.bubble_fraction * 100) + "% of the step.",
         "Data parallelism: the gradient " + std::string(l.zero_stage == 1 ? "reduce-scatter" : "all-reduce") +
             " runs over " + (links.dp_link() == LinkType::infiniband ? "InfiniBand" : "NVLink") +
-            " alongside the last micro-batch's backward pass; the rest is exposed, then Adam moves 28 bytes per "
-            "parameter at HBM bandwidth" +
+            " alongside the last micro-batch's backward pass; the rest is exposed, then Adam moves " +
+            std::to_string(adam_step_bytes_per_parameter) + " bytes per parameter at HBM bandwidth" +
             (l.zero_stage == 1 ? " and the new weights are all-gathered." : "."),
-        "Memory: 16 bytes per parameter (bf16 weights and gradients, fp32 master weights, momentum, variance)" +
-            std::string(l.zero_stage == 1 ? ", the 12 optimizer bytes split over the data-parallel replicas" : "") +
+        "Memory: " + std::to_string(state_bytes_per_parameter) +
+            " bytes per parameter (bf16 weights and gradients, fp32 master weights, momentum, variance)" +
+            (l.zero_stage == 1 ? ", the " + std::to_string(optimizer_bytes_per_parameter) +
+                                     " optimizer bytes split over the data-parallel replicas"
+                               : std::string()) +
             "; activations per Korthikanti et al. 2022 for the " + std::string(schedule_kind_name(l.schedule)) +
             " schedule's micro-batches in flight.",
         "Links: " + setup.system.name + "; collective and send times from Lesson 2's ring and route model.",
@@ -889,11 +894,12 @@ TrainingRunComparison compare_training_run(const std::string& model_name, double
     row(count_text(cluster_gpus) + " GPUs: " + gpu.name, cluster_rate,
         fmt("%.0f", cluster_mfu * 100) + "% model FLOPs utilization, from the estimator's timeline of a real layout "
                                          "(communication, pipeline bubble and memory-bound work included)");
-    const double state_bytes = 16.0 * parameters;
+    const double state_bytes = static_cast<double>(state_bytes_per_parameter) * parameters;
     out.assumptions = {
         "Training " + model_name + " on " + words_text(tokens) + " tokens takes about 6 x " + words_text(parameters) +
             " parameters x tokens = " + sci_text(out.flops) + " FLOPs (2 per weight per token forward, 4 backward).",
-        "Its weights, gradients and Adam state alone need 16 bytes per parameter: " +
+        "Its weights, gradients and Adam state alone need " + std::to_string(state_bytes_per_parameter) +
+            " bytes per parameter: " +
             fmt("%.3g", state_bytes / 1e12) + " TB, against " + fmt("%.0f", gpu.memory_bytes / 1e9) +
             " GB on one GPU, so the one-CPU and one-GPU rows are thought experiments: neither could hold the model.",
         "Every row runs around the clock with no failures, restarts or evaluation pauses.",

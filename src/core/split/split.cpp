@@ -393,10 +393,9 @@ double backward_seconds(const SplitHardware& h, const std::vector<LayerInfo>& la
     if (layer == 0) return forward_seconds(h, layers, 0, own, rows);  // scatter-add into the table
     return 2.0 * forward_seconds(h, layers, layer, own, rows);
 }
-// A fused Adam step reads the fp32 master weight, momentum and variance and the bf16
-// gradient, and writes the three fp32 values and the bf16 weight: 28 bytes per parameter.
+// A fused Adam step is memory bound: adam_step_bytes_per_parameter (28) per parameter.
 double update_seconds(const SplitHardware& h, std::int64_t params) {
-    return kernel_seconds(h, 0, 28.0 * static_cast<double>(params));
+    return kernel_seconds(h, 0, static_cast<double>(adam_step_bytes_per_parameter) * static_cast<double>(params));
 }
 
 // Adds every stage's passes to a graph in the stage's own order. A pass can only be added after the

@@ -18,6 +18,7 @@
 #include "m2m/core/rack/collectives.hpp"
 #include "m2m/core/engine/pipeline_schedule.hpp"
 #include "m2m/core/engine/scheduler.hpp"
+#include "m2m/core/engine/training_bytes.hpp"
 #include "m2m/core/rack/topology.hpp"
 
 namespace m2m::core {

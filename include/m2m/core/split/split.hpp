@@ -12,6 +12,7 @@
 #include "m2m/core/rack/collectives.hpp"
 #include "m2m/core/engine/machine.hpp"
 #include "m2m/core/engine/pipeline_schedule.hpp"
+#include "m2m/core/engine/training_bytes.hpp"
 #include "m2m/core/split/next_word.hpp"
 #include "m2m/core/engine/scheduler.hpp"
 #include "m2m/core/rack/topology.hpp"
@@ -94,9 +95,9 @@ struct NeuronRange {
     bool contains(int neuron) const { return neuron >= first && neuron < end(); }
 };
 
-/// Bytes one GPU holds, mixed-precision Adam (ZeRO, Rajbhandari et al. 2020): 2 B bf16
-/// weight + 2 B bf16 gradient + 12 B fp32 master weight, momentum and variance = 16 B per
-/// parameter; activations in bf16 (2 B a value), kept from the forward pass for the backward.
+/// Bytes one GPU holds, mixed-precision Adam (engine/training_bytes.hpp): 2 B bf16 weight + 2 B
+/// bf16 gradient + 12 B fp32 master weight, momentum and variance = 16 B per parameter;
+/// activations in bf16 (2 B a value), kept from the forward pass for the backward.
 struct MemoryBytes {
     Bytes weights = 0;
     Bytes gradients = 0;
@@ -104,10 +105,6 @@ struct MemoryBytes {
     Bytes activations = 0;
     Bytes total() const { return weights + gradients + optimizer + activations; }
 };
-inline constexpr Bytes weight_bytes_per_parameter = 2;
-inline constexpr Bytes gradient_bytes_per_parameter = 2;
-inline constexpr Bytes optimizer_bytes_per_parameter = 12;
-inline constexpr Bytes activation_bytes_per_value = 2;  ///< bf16, also on every wire
 
 struct GpuHolding {
     int gpu = 0;                 ///< 0 .. G-1
