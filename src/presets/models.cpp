@@ -123,7 +123,7 @@ std::string resolve_gpu_id(std::string_view id) {
     const ComputePreset* p = builtin().find(key);
     if (!p || p->spec.kind != core::ResourceKind::gpu_core || !(p->bf16_flops > 0) || !(p->memory_bytes > 0))
         return {};
-    if (!core::achievable_fraction(key)) return {};
+    if (!p->gemm_efficiency) return {};
     if (!builtin().find_system(key == "h200" ? "h100" : key)) return {};
     return key;
 }
@@ -158,7 +158,8 @@ std::optional<core::GpuSpec> estimator_gpu(std::string_view id) {
     g.peak_bf16_flops = p.bf16_flops;
     g.memory_bytes = p.memory_bytes;
     g.memory_bandwidth_Bps = p.spec.memory_bandwidth_Bps;
-    g.achievable_fraction = core::achievable_fraction(key)->fraction;
+    g.achievable_fraction = p.gemm_efficiency->fraction;
+    g.achievable_source = p.gemm_efficiency->source;
     return g;
 }
 
@@ -183,8 +184,8 @@ std::optional<core::EstimateSetup> estimator_setup(const core::TransformerShape&
 
 std::optional<core::SustainedRate> cpu_rate(std::string_view id) {
     const ComputePreset* p = builtin().find(id);
-    if (!p || p->spec.kind != core::ResourceKind::cpu_core) return std::nullopt;
-    const core::EfficiencyConstant c = core::cpu_achievable_fraction();
+    if (!p || p->spec.kind != core::ResourceKind::cpu_core || !p->gemm_efficiency) return std::nullopt;
+    const core::EfficiencyConstant& c = *p->gemm_efficiency;
     return core::SustainedRate{p->spec.name, p->spec.flops_per_core * p->spec.cores, c.fraction, c.source};
 }
 

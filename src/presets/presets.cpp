@@ -65,6 +65,12 @@ ComputePreset parse_compute(const json& e, std::size_t index) {
     }
     p.spec.memory_bandwidth_Bps = r.figure("memory_bandwidth_GBps", "Memory bandwidth", "GB/s") * 1e9;
     p.spec.layer_overhead_s = r.figure("layer_overhead_us", "Per-layer launch + sync", "us", true, true) * 1e-6;
+    // Not one of the figures listed with the spec: the views show it beside them as the sustained share.
+    if (const auto f = detail::read_figure(e, "gemm_efficiency", r.where, false)) {
+        if (!(f->value > 0 && f->value <= 1))
+            throw PresetError(r.where + ": \"gemm_efficiency\" must be a share of peak above 0 and at most 1");
+        p.gemm_efficiency = core::EfficiencyConstant{f->value, f->source};
+    }
     std::string src;
     for (const auto& f : p.figures) src += f.label + ": " + f.value + " (" + f.source + ")\n";
     p.spec.source = src;
@@ -189,6 +195,12 @@ std::string joined_ids(core::ResourceKind kind) {
     std::string out;
     for (const auto& id : builtin().ids(kind)) out += (out.empty() ? "" : ", ") + id;
     return out;
+}
+
+std::optional<core::EfficiencyConstant> gemm_efficiency(std::string_view id) {
+    const ComputePreset* p = builtin().find(id);
+    if (!p) return std::nullopt;
+    return p->gemm_efficiency;
 }
 
 std::string joined_system_ids() {

@@ -1,6 +1,7 @@
 // The shipped presets parse, carry a source for every figure, and bad preset files are refused.
 #include <catch2/catch.hpp>
 
+#include "m2m/presets/models.hpp"
 #include "m2m/presets/presets.hpp"
 
 using namespace m2m;
@@ -36,4 +37,51 @@ TEST_CASE("a broken preset file is refused with a message naming what is wrong")
     CHECK_THROWS_WITH(presets::parse_catalog(
                           R"({"compute":[{"id":"x","name":"X","kind":"gpu","cores":{"value":-8,"source":"s"}}]})"),
                       Catch::Contains("positive"));
+}
+
+TEST_CASE("each machine's matrix-multiply efficiency is read from hardware.json with its source") {
+    // The figures the estimator used to keep in the core, now data beside the peaks they scale.
+    const std::pair<const char*, double> expected[] = {{"a100", 0.70}, {"h100", 0.60}, {"h200", 0.60}, {"b200", 0.60},
+                                                       {"laptop-cpu", 0.57}, {"desktop-cpu", 0.57},
+                                                       {"epyc-9654", 0.57}, {"xeon-8480", 0.57}};
+    for (const auto& [id, fraction] : expected) {
+        INFO(id);
+        const auto* p = presets::builtin().find(id);
+        REQUIRE(p);
+        REQUIRE(p->gemm_efficiency);
+        CHECK(p->gemm_efficiency->fraction == fraction);
+        CHECK_FALSE(p->gemm_efficiency->source.empty());
+        CHECK(presets::gemm_efficiency(id)->fraction == fraction);
+    }
+    // The estimator's GPU and the CPU rate carry the figure and its source as read.
+    const auto gpu = presets::estimator_gpu("a100-80gb");
+    REQUIRE(gpu);
+    CHECK(gpu->achievable_fraction == 0.70);
+    CHECK_THAT(gpu->achievable_source, Catch::Contains("Korthikanti et al. 2022 Table 5"));
+    const auto cpu = presets::cpu_rate("epyc-9654");
+    REQUIRE(cpu);
+    CHECK(cpu->fraction == 0.57);
+    CHECK(cpu->basis == presets::builtin().find("epyc-9654")->gemm_efficiency->source);
+    // A figure measured on another chip says so.
+    for (const char* borrowed : {"laptop-cpu", "epyc-9654", "xeon-8480", "h200", "b200"})
+        CHECK_THAT(presets::gemm_efficiency(borrowed)->source, Catch::StartsWith("borrowed from"));
+    CHECK_THAT(presets::gemm_efficiency("desktop-cpu")->source, Catch::StartsWith("measured on this chip"));
+    CHECK_FALSE(presets::gemm_efficiency("no-such-chip"));
+}
+
+TEST_CASE("a preset file's own efficiency reaches the estimator, and a bad one is refused") {
+    const char* gpu = R"({"compute":[{"id":"x","name":"X","kind":"gpu",
+        "cores":{"value":8,"source":"s"},"fp32_tflops":{"value":1,"source":"s"},
+        "memory_bandwidth_GBps":{"value":100,"source":"s"},"layer_overhead_us":{"value":0,"source":"s"})";
+    const auto with = [&](const std::string& efficiency) { return std::string(gpu) + efficiency + "}]}"; };
+    const presets::Catalog c = presets::parse_catalog(with(R"(,"gemm_efficiency":{"value":0.5,"source":"fitted"})"));
+    REQUIRE(c.find("x")->gemm_efficiency);
+    CHECK(c.find("x")->gemm_efficiency->fraction == 0.5);
+    CHECK(c.find("x")->gemm_efficiency->source == "fitted");
+    CHECK_FALSE(presets::parse_catalog(with("")).find("x")->gemm_efficiency);  // optional: no estimate then
+    CHECK_THROWS_WITH(presets::parse_catalog(with(R"(,"gemm_efficiency":{"value":1.5,"source":"s"})")),
+                      Catch::Contains("gemm_efficiency"));
+    CHECK_THROWS_WITH(presets::parse_catalog(with(R"(,"gemm_efficiency":{"value":0,"source":"s"})")),
+                      Catch::Contains("gemm_efficiency"));
+    CHECK_THROWS_WITH(presets::parse_catalog(with(R"(,"gemm_efficiency":{"value":0.5})")), Catch::Contains("source"));
 }

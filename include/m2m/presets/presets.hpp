@@ -2,6 +2,7 @@
 // with the source it came from, turned into the core's plain specs.
 #pragma once
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -28,6 +29,10 @@ struct ComputePreset {
     core::ComputeSpec spec;
     double bf16_flops = 0;      ///< dense tensor-core rate (GPUs), FLOP/s
     double memory_bytes = 0;    ///< GPU memory (0 when not given)
+    /// "gemm_efficiency": the share of peak (dense BF16 on a GPU, FP32 on a CPU) that large matrix
+    /// multiplies sustain, with its source; the estimator's one tuned figure per machine. Absent:
+    /// the estimator cannot take this preset.
+    std::optional<core::EfficiencyConstant> gemm_efficiency;
     std::vector<SourcedFigure> figures;
 };
 
@@ -57,5 +62,7 @@ const Catalog& builtin();
 std::string joined_ids(core::ResourceKind kind);
 /// "a100, h100, b200": the system presets --hardware accepts.
 std::string joined_system_ids();
+/// The built-in compute preset's "gemm_efficiency"; nullopt for an unknown id or a preset without one.
+std::optional<core::EfficiencyConstant> gemm_efficiency(std::string_view id);
 
 }  // namespace m2m::presets

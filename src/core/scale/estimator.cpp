@@ -1,7 +1,6 @@
 // The training-step estimator: formulas for size, FLOPs and memory; one step as a work graph on the shared scheduler.
 //
 // [SECTION] Model: parameters, FLOPs, activations
-// [SECTION] Hardware: efficiency constants
 // [SECTION] Layout checks
 // [SECTION] Links: Lesson 2's cluster, routes and ring collectives
 // [SECTION] Stage costs and memory
@@ -161,34 +160,6 @@ double activation_bytes_per_layer(const TransformerShape& m, std::int64_t micro_
         }
     }
     return 0;
-}
-
-// [SECTION] Hardware: efficiency constants ----------------------------------
-
-std::optional<EfficiencyConstant> achievable_fraction(std::string_view gpu_id) {
-    // The fraction of dense BF16 peak that a training step's matrix multiplies sustain. Everything
-    // else (memory-bound kernels, collectives, sends, the bubble, the optimizer) is modelled
-    // separately, so this is the only tuned figure, one per GPU type, never per model or layout.
-    if (gpu_id == "a100")
-        return EfficiencyConstant{0.70,
-                                  "fitted once to the four rows of Korthikanti et al. 2022 Table 5 (A100 80GB, "
-                                  "selective recompute, standard attention): the round value with the smallest "
-                                  "worst-row error; it also reproduces the paper's full-recompute times"};
-    if (gpu_id == "h100" || gpu_id == "h200")
-        return EfficiencyConstant{0.60,
-                                  "chosen so that Llama 3 405B on 8,192 H100s with Meta's layout (TP 8, PP 16, DP 64, "
-                                  "16M-token batches; here interleaved with 4 chunks, flash attention, ZeRO-1) gives "
-                                  "the ~430 TFLOP/s per GPU of the Llama 3 paper, Table 4; Hopper sustains a smaller "
-                                  "share of its larger peak than A100 (H200: the same chip and clocks)"};
-    if (gpu_id == "b200")
-        return EfficiencyConstant{0.60,
-                                  "assumed equal to Hopper's: no published training run with its layout to "
-                                  "calibrate on yet"};
-    return std::nullopt;
-}
-
-EfficiencyConstant cpu_achievable_fraction() {
-    return {0.57, "MKL SGEMM on a Core i7-6700 reaches ~250 of its 435 GFLOP/s FP32 peak (reference/hardware.md)"};
 }
 
 std::string_view recompute_name(Recompute r) {
@@ -714,11 +685,11 @@ Estimate estimate(const EstimateSetup& setup, bool keep_timeline) {
     else e.timeline = Timeline{{}, {}, e.timeline.makespan};
 
     const GpuSpec& gpu = setup.gpu;
-    const auto eff = achievable_fraction(gpu.id);
     e.assumptions = {
         "Matrix multiplies run at " + fmt("%.0f", gpu.achievable_fraction * 100) + "% of the " + gpu.name +
             "'s dense BF16 peak (" + fmt("%.0f", gpu.peak_bf16_flops / 1e12) +
-            " TFLOP/s), one constant for this GPU type" + (eff ? " (" + eff->source + ")." : "."),
+            " TFLOP/s), one constant for this GPU type" +
+            (gpu.achievable_source.empty() ? "." : " (" + gpu.achievable_source + ")."),
         "Model FLOPs per token: 6 x (l x matrix weights per layer + V h) + 12 l s h, which for GPT is Korthikanti's "
         "72 B s l h^2 (1 + s/6h + V/12lh) per step; hardware FLOPs also count what " +
             std::string(l.attention == AttentionKernel::flash ? "flash attention's backward pass and " : "") +

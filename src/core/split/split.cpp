@@ -238,10 +238,17 @@ int gpu_at(const SplitDegrees& d, int data, int tensor, int stage) {
 int node_of(const SplitSetup& s, int gpu) {
     return s.placement == Placement::two_nodes && gpu >= (s.gpus + 1) / 2 ? 1 : 0;
 }
-constexpr std::uint32_t node_size = 8;  // DGX nodes hold 8 GPUs (reference/hardware.md)
+// Two nodes of Lesson 2's cluster in one rack, each as ClusterShape makes a node (8 GPUs, a
+// DGX): enough for every placement the lesson offers.
+ClusterShape split_cluster_shape() {
+    ClusterShape shape;
+    shape.nodes_per_rack = 2;
+    shape.racks = 1;
+    return shape;
+}
 GpuId cluster_gpu_of(const SplitSetup& s, int gpu) {
     return node_of(s, gpu) == 0 ? static_cast<GpuId>(gpu)
-                                : node_size + static_cast<GpuId>(gpu - (s.gpus + 1) / 2);
+                                : split_cluster_shape().gpus_per_node + static_cast<GpuId>(gpu - (s.gpus + 1) / 2);
 }
 
 // Tensor rank t of T holds neurons [t w/T, (t+1) w/T) of a layer w wide. For the embedding
@@ -697,14 +704,7 @@ void summarise_rows(const SplitResult& plan, const StepBuilder& b, StepTimeline&
     out.idle_fraction = out.step_time_s > 0 ? out.idle_s / out.step_time_s : 0.0;
 }
 
-// Two nodes of 8 GPUs in one rack: enough for every placement the lesson offers.
-Cluster split_cluster(const SplitSetup& s) {
-    ClusterShape shape;
-    shape.gpus_per_node = node_size;
-    shape.nodes_per_rack = 2;
-    shape.racks = 1;
-    return Cluster(shape, s.hardware.system);
-}
+Cluster split_cluster(const SplitSetup& s) { return Cluster(split_cluster_shape(), s.hardware.system); }
 
 }  // namespace
 

@@ -21,4 +21,11 @@ struct ComputeSpec {
     std::string source;                 ///< where the figures come from
 };
 
+/// The share of a machine's peak that its large matrix multiplies sustain, with where that figure
+/// comes from (assets/hardware.json, "gemm_efficiency" of each compute preset).
+struct EfficiencyConstant {
+    double fraction = 0;
+    std::string source;
+};
+
 }  // namespace m2m::core

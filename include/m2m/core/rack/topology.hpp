@@ -58,9 +58,11 @@ struct SystemSpec {
 };
 
 /// The cluster's size. Every GPU has one NIC; each rack has one leaf switch; racks meet at
-/// the spine. Leaf uplinks default to one per NIC below the leaf (full bisection, as in
-/// DGX SuperPOD and Meta's Llama 3 pods; reference/hardware.md).
+/// the spine. Leaf uplinks default to one per NIC below the leaf: full bisection bandwidth, as in
+/// a DGX H100 SuperPOD (scaling-book, "How to Think About GPUs") and in the Llama 3 paper's
+/// 3,072-GPU pods (Dubey et al. 2024, sec. 3.3.1).
 struct ClusterShape {
+    /// A DGX A100, H100 or B200 node holds 8 GPUs (MLCommons system descriptions).
     std::uint32_t gpus_per_node = 8;
     std::uint32_t nodes_per_rack = 8;
     std::uint32_t racks = 2;

@@ -1,7 +1,7 @@
 // Real scale: a transformer's parameters, FLOPs and memory, one training step on the shared scheduler, and layout search.
 //
 // [SECTION] The model            TransformerShape, parameter and FLOP counts, activation bytes
-// [SECTION] The hardware         GpuSpec and its one efficiency constant
+// [SECTION] The hardware         GpuSpec and its one efficiency constant (from hardware.json)
 // [SECTION] The layout           tp x pp x dp, micro-batches, schedule, recompute, ZeRO; check()
 // [SECTION] The links            LayoutLinks: Lesson 2's cluster, routes and ring collectives
 // [SECTION] The estimate         memory, stage costs, the step's work graph, estimate()
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "m2m/core/rack/collectives.hpp"
+#include "m2m/core/engine/machine.hpp"
 #include "m2m/core/engine/pipeline_schedule.hpp"
 #include "m2m/core/engine/scheduler.hpp"
 #include "m2m/core/engine/training_bytes.hpp"
@@ -100,21 +101,12 @@ struct GpuSpec {
     double peak_bf16_flops = 0;       ///< dense tensor-core rate, FLOP/s
     double memory_bytes = 0;          ///< HBM capacity
     double memory_bandwidth_Bps = 0;  ///< HBM bandwidth
-    double achievable_fraction = 0;   ///< of peak that the matrix multiplies sustain: achievable_fraction()
+    /// The one efficiency constant of a GPU type: the fraction of dense BF16 peak its large matrix
+    /// multiplies sustain in training, the same for every model and layout; everything else
+    /// (memory-bound kernels, collectives, sends, the bubble, the optimizer) is modelled apart.
+    double achievable_fraction = 0;
+    std::string achievable_source;  ///< where achievable_fraction comes from (hardware.json)
 };
-
-/// The one efficiency constant of a GPU type: the fraction of dense BF16 peak its large matrix
-/// multiplies sustain in training, the same for every model and layout. A100 is fitted once to
-/// the four Korthikanti et al. 2022 Table 5 rows; the others say where theirs comes from.
-struct EfficiencyConstant {
-    double fraction = 0;
-    std::string source;
-};
-/// nullopt for a GPU id the estimator has no constant for.
-std::optional<EfficiencyConstant> achievable_fraction(std::string_view gpu_id);
-
-/// The fraction of FP32 peak a CPU sustains on dense matrix multiplies (one constant for all CPUs).
-EfficiencyConstant cpu_achievable_fraction();
 
 // [SECTION] The layout ------------------------------------------------------------------------
 
