@@ -51,7 +51,7 @@ struct Table5Row {
     std::int64_t batch;
     double selective_s, full_s;
 };
-// reference/hardware.md: A100 80GB, TP 8, no data parallelism, sequence parallelism.
+// Korthikanti et al. 2022, Table 5: A100 80GB, TP 8, no data parallelism, sequence parallelism.
 const Table5Row table5[] = {
     {"22B", 64, 6144, 48, 1, 4, 1.10, 1.42},
     {"175B", 96, 12288, 96, 8, 64, 13.75, 18.13},

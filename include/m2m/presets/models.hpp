@@ -41,8 +41,9 @@ std::string joined_estimator_gpu_ids();
 /// The GPU as the estimator needs it: BF16 peak, memory, bandwidth and the efficiency constant
 /// ("gemm_efficiency") with its source, all from assets/hardware.json. nullopt for an unknown id.
 std::optional<core::GpuSpec> estimator_gpu(std::string_view id);
-/// Lesson 2's node wiring for that GPU (hardware.json "systems"; an H200 node is wired as a
-/// DGX H100: NVLink 4 and NDR InfiniBand, reference/hardware.md). nullopt for an unknown id.
+/// Lesson 2's node wiring for that GPU (hardware.json "systems"). An H200 node is wired as a DGX
+/// H100: the same NVLink 4, and 8x InfiniBand NDR 400 Gb/s per node (MLCommons system
+/// descriptions). nullopt for an unknown id.
 std::optional<core::SystemSpec> estimator_system(std::string_view gpu_id);
 /// A model on a GPU type, ready for a layout: the setup the command line and lessons start from.
 std::optional<core::EstimateSetup> estimator_setup(const core::TransformerShape& model, std::string_view gpu_id);
