@@ -9,6 +9,7 @@
 #include <ostream>
 #include <string>
 
+#include "m2m/core/engine/text.hpp"
 #include "m2m/core/rack/topology.hpp"
 #include "m2m/presets/presets.hpp"
 
@@ -58,9 +59,9 @@ inline core::ClusterShape shape(const Options& o) {
 
 /// "2 racks x 8 nodes x 8 GPUs = 128 GPUs"
 inline std::string describe(const core::ClusterShape& s) {
-    return std::to_string(s.racks) + (s.racks == 1 ? " rack" : " racks") + " x " + std::to_string(s.nodes_per_rack) +
-           (s.nodes_per_rack == 1 ? " node" : " nodes") + " x " + std::to_string(s.gpus_per_node) +
-           (s.gpus_per_node == 1 ? " GPU" : " GPUs") + " = " + std::to_string(s.gpu_count()) + " GPUs";
+    return core::format_counted(s.racks, "rack") + " x " + core::format_counted(s.nodes_per_rack, "node") + " x " +
+           core::format_counted(s.gpus_per_node, "GPU") + " = " +
+           core::format_counted(static_cast<std::int64_t>(s.gpu_count()), "GPU");
 }
 
 inline nlohmann::json cluster_json(const core::Cluster& c) {

@@ -10,10 +10,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <random>
 #include <thread>
 
+#include "m2m/core/engine/text.hpp"
 #include "m2m/core/layers/layer_run.hpp"
 
 namespace m2m::measure {
@@ -215,16 +215,6 @@ bool time_passes(const std::function<bool(double, double)>& pass, const std::fun
 
 // [SECTION] memory --------------------------------------------------------------------------
 
-std::string format_bytes(std::int64_t bytes) {
-    char buf[32];
-    const double b = static_cast<double>(bytes);
-    if (b >= 1e9) std::snprintf(buf, sizeof buf, "%.2f GB", b / 1e9);
-    else if (b >= 1e6) std::snprintf(buf, sizeof buf, "%.1f MB", b / 1e6);
-    else if (b >= 1e3) std::snprintf(buf, sizeof buf, "%.1f kB", b / 1e3);
-    else std::snprintf(buf, sizeof buf, "%lld bytes", static_cast<long long>(bytes));
-    return buf;
-}
-
 MemoryPlan plan_memory(const MeasureConfig& c, bool with_gpu, bool gpu_in_host_memory, std::int64_t cap_bytes) {
     MemoryPlan m;
     const auto& w = c.widths;
@@ -249,16 +239,18 @@ MemoryPlan plan_memory(const MeasureConfig& c, bool with_gpu, bool gpu_in_host_m
     m.cap_bytes = cap_bytes > 0 ? cap_bytes : std::min<std::int64_t>(physical / 2, std::int64_t{8} << 30);
     const std::int64_t in_ram = m.host_bytes + (m.gpu_in_host_memory ? m.gpu_bytes : 0);
     m.fits = in_ram <= m.cap_bytes;
-    std::string needs = "needs " + format_bytes(m.host_bytes) + " of memory";
+    const auto bytes = [](std::int64_t n) { return core::format_bytes(static_cast<double>(n)); };
+    const std::string limit = bytes(m.cap_bytes);
+    std::string needs = "needs " + bytes(m.host_bytes) + " of memory";
     if (with_gpu)
-        needs += m.gpu_in_host_memory ? ", plus " + format_bytes(m.gpu_bytes) + " for software GL's buffers in the same memory"
-                                      : " and " + format_bytes(m.gpu_bytes) + " on the GPU";
-    const std::string total = format_bytes(in_ram + (m.gpu_in_host_memory ? 0 : m.gpu_bytes));
-    m.brief = m.fits ? "Needs " + total + " of memory." : "Too big: needs " + total + ", limit " + format_bytes(m.cap_bytes) + ".";
+        needs += m.gpu_in_host_memory ? ", plus " + bytes(m.gpu_bytes) + " for software GL's buffers in the same memory"
+                                      : " and " + bytes(m.gpu_bytes) + " on the GPU";
+    const std::string total = bytes(in_ram + (m.gpu_in_host_memory ? 0 : m.gpu_bytes));
+    m.brief = m.fits ? "Needs " + total + " of memory." : "Too big: needs " + total + ", limit " + limit + ".";
     if (m.fits)
-        m.sentence = "This measurement " + needs + "; the limit is " + format_bytes(m.cap_bytes) + ".";
+        m.sentence = "This measurement " + needs + "; the limit is " + limit + ".";
     else
-        m.sentence = "Not measured: it " + needs + ", more than the " + format_bytes(m.cap_bytes) +
+        m.sentence = "Not measured: it " + needs + ", more than the " + limit +
                      " this app allows itself (half this machine's memory, at most 8 GB). Narrow the layers, "
                      "remove some, or use a smaller batch.";
     return m;

@@ -117,6 +117,5 @@ struct MemoryPlan {
 };
 /// `cap_bytes` 0: half this machine's memory, at most 8 GiB.
 MemoryPlan plan_memory(const MeasureConfig& config, bool with_gpu, bool gpu_in_host_memory, std::int64_t cap_bytes = 0);
-std::string format_bytes(std::int64_t bytes);
 
 }  // namespace m2m::measure

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "m2m/core/engine/text.hpp"
 #include "measure/measurement.hpp"
 
 namespace m2m::measure {
@@ -160,8 +161,8 @@ bool GlRun::make_buffer(GLuint& id, std::size_t floats, const float* data, const
     glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_block);
     const auto bytes = static_cast<GLsizeiptr>(floats * sizeof(float));
     if (max_block > 0 && bytes > max_block) {
-        fail(std::string(what) + " needs a " + format_bytes(bytes) + " buffer, larger than the " +
-             format_bytes(max_block) + " this OpenGL allows a shader to read");
+        fail(std::string(what) + " needs a " + core::format_bytes(static_cast<double>(bytes)) + " buffer, larger than the " +
+             core::format_bytes(static_cast<double>(max_block)) + " this OpenGL allows a shader to read");
         return false;
     }
     glGenBuffers(1, &id);
@@ -169,7 +170,7 @@ bool GlRun::make_buffer(GLuint& id, std::size_t floats, const float* data, const
     glBufferData(GL_SHADER_STORAGE_BUFFER, bytes, data, GL_STATIC_DRAW);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
     if (glGetError() == GL_OUT_OF_MEMORY) {
-        fail(std::string("the GPU ran out of memory for ") + what + " (" + format_bytes(bytes) + ")");
+        fail(std::string("the GPU ran out of memory for ") + what + " (" + core::format_bytes(static_cast<double>(bytes)) + ")");
         return false;
     }
     return true;

@@ -88,10 +88,10 @@ void print_table(std::ostream& out, const Report& r) {
     for (const PathResult* p : {&r.naive, &r.blas, &r.gpu_path}) {
         const std::string t = p->shown() ? core::format_seconds(p->seconds) : "-";
         const std::string model = p->predicted_seconds > 0 ? core::format_seconds(p->predicted_seconds) : "-";
-        char gf[32] = "-", err[32] = "-";
-        if (p->shown()) std::snprintf(gf, sizeof gf, "%.3g", p->gflops);
-        if (p->ran) std::snprintf(err, sizeof err, "%.2g", p->max_abs_err);
-        std::snprintf(line, sizeof line, "%-34s %12s %10s %12s %12s\n", p->label.c_str(), t.c_str(), gf, err, model.c_str());
+        const std::string gf = p->shown() ? core::format_significant(p->gflops) : "-";
+        const std::string err = p->ran ? core::format_significant(p->max_abs_err, 2) : "-";
+        std::snprintf(line, sizeof line, "%-34s %12s %10s %12s %12s\n", p->label.c_str(), t.c_str(), gf.c_str(),
+                      err.c_str(), model.c_str());
         out << line;
         if (!p->why_not.empty()) out << "    not shown: " << p->why_not << "\n";
         if (!p->note.empty()) out << "    " << p->note << "\n";

@@ -10,10 +10,10 @@
 #include <cctype>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <fstream>
 #include <thread>
 
+#include "m2m/core/engine/text.hpp"
 #include "m2m/core/layers/layer_run.hpp"
 #include "m2m/presets/presets.hpp"
 
@@ -84,12 +84,6 @@ double memory_bandwidth_Bps() {
     return best;
 }
 
-std::string fixed(double v, int digits) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
-
 std::string lower(std::string s) {
     for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     return s;
@@ -122,9 +116,9 @@ const ThisMachine& this_machine() {
         m.cpu.memory_bandwidth_Bps = memory_bandwidth_Bps();
         m.cpu.layer_overhead_s = 0;
         m.cpu.source = "Measured on this machine, not taken from a preset: cores " + std::to_string(m.cpu.cores) +
-                       " (std::thread::hardware_concurrency); one core's peak " + fixed(m.cpu.flops_per_core / 1e9, 1) +
+                       " (std::thread::hardware_concurrency); one core's peak " + core::format_fixed(m.cpu.flops_per_core / 1e9, 1) +
                        " GFLOP/s (a 256x256x256 SGEMM in cache on one OpenBLAS thread, best of 7); memory " +
-                       fixed(m.cpu.memory_bandwidth_Bps / 1e9, 1) + " GB/s (every core summing a 128 MiB buffer, best of 5).";
+                       core::format_fixed(m.cpu.memory_bandwidth_Bps / 1e9, 1) + " GB/s (every core summing a 128 MiB buffer, best of 5).";
         m.calibration_seconds = seconds_since(t0);
         return m;
     }();
@@ -325,12 +319,9 @@ void Measurement::finish_row(PathResult& row, const std::vector<float>& out, con
         row.gflops = t.seconds > 0 ? static_cast<double>(m_report.flops_per_pass) / t.seconds / 1e9 : 0;
         return;
     }
-    char buf[200];
-    std::snprintf(buf, sizeof buf,
-                  "its outputs differ from the double-precision reference by up to %.3g, more than the tolerance %.3g, "
-                  "so no time is shown for it",
-                  row.max_abs_err, m_report.tolerance);
-    row.why_not = buf;
+    row.why_not = "its outputs differ from the double-precision reference by up to " +
+                  core::format_significant(row.max_abs_err) + ", more than the tolerance " +
+                  core::format_significant(m_report.tolerance) + ", so no time is shown for it";
 }
 
 // [SECTION] the report ----------------------------------------------------------------------
@@ -338,11 +329,8 @@ void Measurement::finish_row(PathResult& row, const std::vector<float>& out, con
 namespace {
 
 std::string ratio_words(double measured, double predicted) {
-    char buf[64];
     const double r = measured / predicted;
-    if (r >= 1) std::snprintf(buf, sizeof buf, "%.2g\xc3\x97 slower than the model", r);
-    else std::snprintf(buf, sizeof buf, "%.2g\xc3\x97 faster than the model", 1 / r);
-    return buf;
+    return r >= 1 ? core::format_ratio(r) + " slower than the model" : core::format_ratio(1 / r) + " faster than the model";
 }
 
 }  // namespace
@@ -361,9 +349,9 @@ Report Measurement::report(bool cancelled) {
 
     const auto& c = r.config;
     const core::ComputeSpec& cpu = r.machine.cpu;
-    const std::string peak = fixed(cpu.flops_per_core / 1e9, 1) + " GFLOP/s per core";
+    const std::string peak = core::format_fixed(cpu.flops_per_core / 1e9, 1) + " GFLOP/s per core";
     r.naive.predicted_seconds = predicted_seconds(c.widths, c.batch, cpu, 1);
-    r.naive.prediction_basis = "1 core at " + peak + ", " + fixed(cpu.memory_bandwidth_Bps / 1e9, 1) + " GB/s";
+    r.naive.prediction_basis = "1 core at " + peak + ", " + core::format_fixed(cpu.memory_bandwidth_Bps / 1e9, 1) + " GB/s";
     const auto threads = static_cast<std::uint32_t>(blas_threads());
     r.blas.predicted_seconds = predicted_seconds(c.widths, c.batch, cpu, threads);
     r.blas.prediction_basis = std::to_string(threads) + " cores at " + peak;
@@ -382,7 +370,7 @@ Report Measurement::report(bool cancelled) {
 
     if (r.naive.shown())
         r.naive.note = "A plain loop waits for each add before starting the next: it reached " +
-                       fixed(100.0 * r.naive.gflops * 1e9 / cpu.flops_per_core, 1) +
+                       core::format_fixed(100.0 * r.naive.gflops * 1e9 / cpu.flops_per_core, 1) +
                        "% of one core's measured peak, which the model assumes every core reaches.";
     if (r.blas.shown() && r.blas.predicted_seconds > 0) {
         const double ratio = r.blas.seconds / r.blas.predicted_seconds;

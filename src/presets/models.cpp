@@ -2,9 +2,9 @@
 #include "m2m/presets/models.hpp"
 
 #include "sourced_json.hpp"
+#include "m2m/core/engine/text.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 
 namespace m2m::presets {
@@ -27,7 +27,7 @@ struct ModelReader {
         const double v = f->value;
         if (v <= 0) throw PresetError(where + ": \"" + key + "\" must be a positive number");
         if (whole && (v != std::floor(v) || v > 1e9)) throw PresetError(where + ": \"" + key + "\" must be a whole number");
-        figures->push_back({label, detail::format_figure(v, 4), f->source});
+        figures->push_back({label, core::format_significant(v, 4), f->source});
         return v;
     }
     std::string text(const char* key, std::initializer_list<const char*> allowed = {}) {

@@ -2,9 +2,9 @@
 #include "m2m/presets/presets.hpp"
 
 #include "sourced_json.hpp"
+#include "m2m/core/engine/text.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 
 namespace m2m::presets {
@@ -28,7 +28,7 @@ struct Reader {
         const double v = f->value;
         if (!std::isfinite(v) || v < 0 || (v == 0 && !allow_zero))
             throw PresetError(where + ": \"" + key + "\" must be a positive number");
-        figures->push_back({label, detail::format_figure(v, 3) + " " + unit, f->source});
+        figures->push_back({label, core::format_significant(v, 3) + " " + unit, f->source});
         return v;
     }
     std::string text(const char* key) {
@@ -56,7 +56,7 @@ ComputePreset parse_compute(const json& e, std::size_t index) {
         const double per_cycle = r.figure("fp32_flops_per_cycle", "FP32 FLOP per cycle per core", "");
         p.spec.flops_per_core = ghz * 1e9 * per_cycle;
         p.figures.push_back({"Peak FP32 (cores x clock x FLOP/cycle)",
-                             detail::format_figure(cores * ghz * per_cycle, 3) + " GFLOP/s", "derived from the three figures above"});
+                             core::format_significant(cores * ghz * per_cycle, 3) + " GFLOP/s", "derived from the three figures above"});
     } else {
         const double tflops = r.figure("fp32_tflops", "Peak FP32", "TFLOP/s");
         p.spec.flops_per_core = tflops * 1e12 / cores;
@@ -75,12 +75,6 @@ ComputePreset parse_compute(const json& e, std::size_t index) {
     for (const auto& f : p.figures) src += f.label + ": " + f.value + " (" + f.source + ")\n";
     p.spec.source = src;
     return p;
-}
-
-std::string fmt_fixed(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
 }
 
 // A node generation's wires. Rates are stored as the sources quote them (NVLink both
@@ -106,10 +100,10 @@ SystemPreset parse_system(const json& e, std::size_t index) {
     nv.raw_GBps = nv_both / 2;
     nv.efficiency = nv_per_link * nv_links / nv.raw_GBps;
     if (nv.efficiency > 1) throw PresetError(r.where + ": NCCL's NVLink rate x links exceeds the raw one-way rate");
-    p.figures.push_back({"NVLink per GPU, one direction", detail::format_figure(nv.raw_GBps, 3) + " GB/s",
+    p.figures.push_back({"NVLink per GPU, one direction", core::format_significant(nv.raw_GBps, 3) + " GB/s",
                          "derived: half of the both-directions figure; a tensor sent one way gets at most this"});
-    p.figures.push_back({"NVLink achievable, one direction", fmt_fixed(nv.effective_GBps(), 1) + " GB/s (" +
-                             fmt_fixed(100 * nv.efficiency, 1) + "% of raw)",
+    p.figures.push_back({"NVLink achievable, one direction", core::format_fixed(nv.effective_GBps(), 1) + " GB/s (" +
+                             core::format_percent(nv.efficiency, 1) + " of raw)",
                          "derived: NCCL's per-link rate x links (NVIDIA/nccl src/graph/topo.h)"});
 
     core::LinkSpec& pcie = p.spec.pcie;
@@ -121,7 +115,7 @@ SystemPreset parse_system(const json& e, std::size_t index) {
     ib.raw_GBps = r.figure("infiniband_Gbps", "InfiniBand per NIC (one per GPU), one direction", "Gb/s") / 8;
     ib.efficiency = r.figure("infiniband_efficiency", "InfiniBand achievable share of raw", "");
     if (ib.efficiency > 1) throw PresetError(r.where + ": \"infiniband_efficiency\" must be at most 1");
-    p.figures.push_back({"InfiniBand achievable, one direction", fmt_fixed(ib.effective_GBps(), 1) + " GB/s",
+    p.figures.push_back({"InfiniBand achievable, one direction", core::format_fixed(ib.effective_GBps(), 1) + " GB/s",
                          "derived: Gb/s / 8 x the achievable share"});
     ib.latency_s = r.figure("network_latency_us", "Network send latency (NIC + first switch)", "us") * 1e-6;
     p.spec.switch_latency_s = r.figure("switch_latency_us", "Each further switch (spine, far leaf)", "us") * 1e-6;

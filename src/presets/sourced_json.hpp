@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cmath>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -33,16 +32,6 @@ inline std::optional<RawFigure> read_figure(const nlohmann::json& entry, const c
     const double v = f.at("value").get<double>();
     if (!std::isfinite(v)) throw PresetError(where + ": \"" + key + "\" must be a positive number");
     return RawFigure{v, f.at("source").get<std::string>()};
-}
-
-/// A whole number as digits, anything else to `significant` figures.
-inline std::string format_figure(double v, int significant) {
-    char buf[64];
-    if (v == std::floor(v) && std::fabs(v) < 1e15)
-        std::snprintf(buf, sizeof buf, "%.0f", v);
-    else
-        std::snprintf(buf, sizeof buf, "%.*g", significant, v);
-    return buf;
 }
 
 }  // namespace m2m::presets::detail

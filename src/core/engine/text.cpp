@@ -1,6 +1,7 @@
 // Numbers as a reader sees them (see text.hpp for the rules and examples).
 #include "m2m/core/engine/text.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -80,7 +81,8 @@ std::string format_fixed(double value, int decimals) {
 }
 
 std::string format_significant(double value, int digits) {
-    if (std::abs(value) >= 1e6) return printf_text("%.0f", value);
+    // %g switches to an exponent once the whole part has more digits than asked for.
+    if (std::abs(value) >= std::min(std::pow(10.0, digits), 1e6)) return printf_text("%.0f", value);
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*g", digits, value);
     return buf;
@@ -89,6 +91,12 @@ std::string format_significant(double value, int digits) {
 std::string format_percent(double fraction) {
     const double p = fraction * 100;
     return trimmed(printf_text(p >= 99.95 ? "%.0f" : p >= 9.995 ? "%.1f" : "%.2f", p)) + "%";
+}
+
+std::string format_percent(double fraction, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f%%", decimals, fraction * 100);
+    return buf;
 }
 
 std::string format_words(double v) {
@@ -106,6 +114,12 @@ std::string format_scientific(double v) {
 
 std::string format_counted(std::int64_t n, const std::string& singular, const std::string& plural) {
     return format_count(n) + " " + (n == 1 ? singular : plural.empty() ? singular + "s" : plural);
+}
+
+std::string format_count_word(std::int64_t n) {
+    static const char* words[] = {"none", "one", "two", "three", "four", "five",
+                                  "six",  "seven", "eight", "nine", "ten"};
+    return n >= 0 && n <= 10 ? words[n] : format_count(n);
 }
 
 }  // namespace m2m::core

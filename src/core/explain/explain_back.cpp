@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <initializer_list>
 #include <optional>
@@ -793,11 +792,6 @@ struct Grader {
     }
 };
 
-std::string count_word(std::size_t n) {
-    static const char* words[] = {"none", "one", "two", "three", "four", "five", "six"};
-    return n < 7 ? words[n] : std::to_string(n);
-}
-
 std::string summary_of(const ExplainFeedback& f) {
     const std::size_t n = f.found_count();
     switch (f.kind) {
@@ -812,7 +806,7 @@ std::string summary_of(const ExplainFeedback& f) {
     if (n == 0)
         return "None of the six ideas showed up yet. Start with what a matrix multiply is made of, then say what each "
                "machine does with it.";
-    return std::string(n >= 4 ? "A strong answer" : "A good start") + ": " + count_word(n) + " of the six ideas. " +
+    return std::string(n >= 4 ? "A strong answer" : "A good start") + ": " + format_count_word(static_cast<std::int64_t>(n)) + " of the six ideas. " +
            "The hints below point to what is missing.";
 }
 

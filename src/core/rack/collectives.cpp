@@ -3,7 +3,6 @@
 #include "m2m/core/engine/text.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -253,9 +252,8 @@ CollectiveStory tell(const Cluster& cluster, const CollectiveResult& r) {
                      std::to_string(r.steps) + " steps takes " + format_seconds(r.step_s) + " and the busbw of " +
                      st.busbw + " is close to NVLink's " + format_rate_GBps(sys.nvlink.effective_GBps()) + ".";
     } else {
-        char idle[16];
         const double idle_share = st.nvlink_sends_end_s > 0 ? 1.0 - st.nvlink_sends_end_s / r.step_s : 0.0;
-        std::snprintf(idle, sizeof idle, "%.0f%%", 100.0 * std::max(idle_share, 0.0));
+        const std::string idle = format_percent(std::max(idle_share, 0.0), 0);
         const std::string ring = r.rings == 1 ? "The ring" : "Each ring";
         const std::string leaves = ring + " leaves a node " + std::to_string(crossings) +
                                    (crossings == 1 ? " time" : " times") + " over " + sys.infiniband.name;

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -312,9 +311,8 @@ TransferStory tell(const Cluster& cluster, const TransferResult& r) {
                 " the tensor leaves through its GPU's own NIC onto " + sys.infiniband.name + ": " + st.hops +
                 " hops, the slowest at " + st.bandwidth + ", so it takes " + st.relative_time +
                 " as long as inside a node.";
-    const double share = 100.0 * (st.latency_bound ? r.run.latency_s : r.run.bandwidth_s) / r.time_s;
-    char pct[16];
-    std::snprintf(pct, sizeof pct, "%.0f%%", std::min(share, 99.0));
+    const double share = (st.latency_bound ? r.run.latency_s : r.run.bandwidth_s) / r.time_s;
+    const std::string pct = format_percent(std::min(share, 0.99), 0);
     const std::string why =
         st.latency_bound
             ? " At " + size + " the bytes themselves need only " + st.bandwidth_time + "; the fixed cost of the hops (" +

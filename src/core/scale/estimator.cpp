@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <numeric>
 #include <stdexcept>
 
@@ -23,29 +22,6 @@ namespace {
 // engine/training_bytes.hpp's figures as the formulas here use them.
 constexpr double bf16_bytes = static_cast<double>(activation_bytes_per_value);
 constexpr double gradient_bytes = static_cast<double>(gradient_bytes_per_parameter);
-
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
-
-std::string count_text(std::int64_t n) { return format_count(n); }
-
-// 3e11 -> "300 billion": how a teacher says a large count.
-std::string words_text(double v) {
-    static const std::pair<double, const char*> scales[] = {{1e12, "trillion"}, {1e9, "billion"}, {1e6, "million"}};
-    for (const auto& [scale, word] : scales)
-        if (v >= scale) return fmt("%.3g", v / scale) + " " + word;
-    return fmt("%.3g", v);
-}
-
-// 3.15e23 -> "3.15e23" (no "+").
-std::string sci_text(double v) {
-    if (!(v > 0)) return "0";
-    const int exponent = static_cast<int>(std::floor(std::log10(v)));
-    return fmt("%.3g", v / std::pow(10.0, exponent)) + "e" + std::to_string(exponent);
-}
 
 }  // namespace
 
@@ -59,9 +35,9 @@ std::string validate(const TransformerShape& m) {
     if (m.layers < 1 || m.layers > 1000) return "layers: must be a whole number from 1 to 1,000";
     if (m.hidden < 1 || m.hidden > 1'000'000) return "hidden: must be a whole number from 1 to 1,000,000";
     if (m.heads < 1 || m.heads > m.hidden || m.hidden % m.heads != 0)
-        return "heads: must divide the hidden size (" + count_text(m.hidden) + ")";
+        return "heads: must divide the hidden size (" + format_count(m.hidden) + ")";
     if (m.kv_heads < 0 || (m.kv_heads > 0 && (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)))
-        return "kv_heads: must divide the number of heads (" + count_text(m.heads) + ")";
+        return "kv_heads: must divide the number of heads (" + format_count(m.heads) + ")";
     if (m.ffn_hidden < 0 || m.ffn_hidden > 10'000'000) return "ffn_hidden: must be a whole number up to 10,000,000";
     if (m.vocab < 1 || m.vocab > 10'000'000) return "vocab: must be a whole number from 1 to 10,000,000";
     if (m.seq < 1 || m.seq > 10'000'000) return "seq: must be a whole number from 1 to 10,000,000";
@@ -217,27 +193,27 @@ std::optional<SetupProblem> check(const EstimateSetup& setup) {
                                        " GPUs and a rack at least one node"};
     if (l.gpus < 1 || static_cast<std::uint64_t>(l.gpus) > max_cluster_gpus)
         return SetupProblem{"gpus", "must be a whole number from 1 to " +
-                                        count_text(static_cast<std::int64_t>(max_cluster_gpus))};
+                                        format_count(static_cast<std::int64_t>(max_cluster_gpus))};
     if (l.tp < 1) return SetupProblem{"tp", "must be at least 1"};
     if (l.pp < 1) return SetupProblem{"pp", "must be at least 1"};
     if (l.dp < 1) return SetupProblem{"dp", "must be at least 1"};
     if (static_cast<std::int64_t>(l.tp) * l.pp * l.dp != l.gpus)
         return SetupProblem{"gpus", "tp x pp x dp must equal the GPU count: " + std::to_string(l.tp) + " x " +
                                         std::to_string(l.pp) + " x " + std::to_string(l.dp) + " = " +
-                                        count_text(static_cast<std::int64_t>(l.tp) * l.pp * l.dp) + ", not " +
-                                        count_text(l.gpus)};
+                                        format_count(static_cast<std::int64_t>(l.tp) * l.pp * l.dp) + ", not " +
+                                        format_count(l.gpus)};
     if (m.heads % l.tp != 0)
-        return SetupProblem{"tp", "must divide the model's " + count_text(m.heads) + " attention heads"};
+        return SetupProblem{"tp", "must divide the model's " + format_count(m.heads) + " attention heads"};
     if (l.pp > m.layers)
-        return SetupProblem{"pp", "cannot exceed the model's " + count_text(m.layers) + " layers"};
+        return SetupProblem{"pp", "cannot exceed the model's " + format_count(m.layers) + " layers"};
     if (l.micro_batch < 1) return SetupProblem{"micro_batch", "must be at least 1"};
     if (l.global_batch < 1) return SetupProblem{"global_batch", "must be at least 1"};
     if (l.global_batch % l.dp != 0)
-        return SetupProblem{"global_batch", "must split evenly over the " + count_text(l.dp) +
-                                                " data-parallel replicas (" + count_text(l.global_batch) +
+        return SetupProblem{"global_batch", "must split evenly over the " + format_count(l.dp) +
+                                                " data-parallel replicas (" + format_count(l.global_batch) +
                                                 " sequences given)"};
     if ((l.global_batch / l.dp) % l.micro_batch != 0)
-        return SetupProblem{"micro_batch", "must divide each replica's " + count_text(l.global_batch / l.dp) +
+        return SetupProblem{"micro_batch", "must divide each replica's " + format_count(l.global_batch / l.dp) +
                                                " sequences (global batch / dp)"};
     if (l.zero_stage != 0 && l.zero_stage != 1) return SetupProblem{"zero_stage", "must be 0 or 1"};
     const std::int64_t m_mb = l.micro_batches();
@@ -246,13 +222,13 @@ std::optional<SetupProblem> check(const EstimateSetup& setup) {
         if (l.pp < 2) return SetupProblem{"schedule", "interleaved needs pipeline parallelism (pp of 2 or more)"};
         if (static_cast<std::int64_t>(l.pp) * l.chunks > m.layers)
             return SetupProblem{"chunks", "pp x chunks (" + std::to_string(l.pp * l.chunks) +
-                                              ") cannot exceed the model's " + count_text(m.layers) + " layers"};
+                                              ") cannot exceed the model's " + format_count(m.layers) + " layers"};
         if (m_mb % l.pp != 0)
-            return SetupProblem{"micro_batch", "interleaved needs the micro-batches per replica (" + count_text(m_mb) +
+            return SetupProblem{"micro_batch", "interleaved needs the micro-batches per replica (" + format_count(m_mb) +
                                                    ") to be a multiple of pp (" + std::to_string(l.pp) + ")"};
     }
     if (4 * m_mb * l.pp * chunks_of(l) > max_graph_tasks)
-        return SetupProblem{"global_batch", "too many micro-batches to simulate one step (" + count_text(m_mb) +
+        return SetupProblem{"global_batch", "too many micro-batches to simulate one step (" + format_count(m_mb) +
                                                 " per replica); use a larger micro-batch or more data parallelism"};
     return std::nullopt;
 }
@@ -686,8 +662,8 @@ Estimate estimate(const EstimateSetup& setup, bool keep_timeline) {
 
     const GpuSpec& gpu = setup.gpu;
     e.assumptions = {
-        "Matrix multiplies run at " + fmt("%.0f", gpu.achievable_fraction * 100) + "% of the " + gpu.name +
-            "'s dense BF16 peak (" + fmt("%.0f", gpu.peak_bf16_flops / 1e12) +
+        "Matrix multiplies run at " + format_percent(gpu.achievable_fraction, 0) + " of the " + gpu.name +
+            "'s dense BF16 peak (" + format_fixed(gpu.peak_bf16_flops / 1e12, 0) +
             " TFLOP/s), one constant for this GPU type" +
             (gpu.achievable_source.empty() ? "." : " (" + gpu.achievable_source + ")."),
         "Model FLOPs per token: 6 x (l x matrix weights per layer + V h) + 12 l s h, which for GPT is Korthikanti's "
@@ -696,7 +672,7 @@ Estimate estimate(const EstimateSetup& setup, bool keep_timeline) {
             std::string(recompute_name(l.recompute)) + " recompute compute a second time.",
         "Memory-bound kernels (norms, activation functions, softmax, dropout) move each saved activation byte twice "
         "forward and four times backward at HBM bandwidth (" +
-            fmt("%.0f", gpu.memory_bandwidth_Bps / 1e9) + " GB/s); " +
+            format_rate_GBps(gpu.memory_bandwidth_Bps / 1e9) + "); " +
             (l.attention == AttentionKernel::flash ? "flash attention keeps the s x s scores on chip."
                                                    : "standard attention writes the s x s scores to memory."),
         "Tensor parallelism: 4 all-reduce-sized collectives per layer per micro-batch (6 with full recompute), ring "
@@ -705,7 +681,7 @@ Estimate estimate(const EstimateSetup& setup, bool keep_timeline) {
             ", not overlapped with compute.",
         "Pipeline: one s x b x h bf16 tensor per stage boundary per micro-batch each way, 1/tp per GPU; the " +
             std::string(schedule_kind_name(l.schedule)) + " schedule's ideal bubble is " +
-            fmt("%.1f", e.bubble_fraction * 100) + "% of the step.",
+            format_percent(e.bubble_fraction, 1) + " of the step.",
         "Data parallelism: the gradient " + std::string(l.zero_stage == 1 ? "reduce-scatter" : "all-reduce") +
             " runs over " + (links.dp_link() == LinkType::infiniband ? "InfiniBand" : "NVLink") +
             " alongside the last micro-batch's backward pass; the rest is exposed, then Adam moves " +
@@ -854,25 +830,27 @@ TrainingRunComparison compare_training_run(const std::string& model_name, double
     };
     const double cpu_rate = cpu.peak_flops * cpu.fraction;
     row("One CPU: " + cpu.name, cpu_rate,
-        "FP32 vector units at " + fmt("%.2g", cpu.peak_flops / 1e12) + " TFLOP/s peak x " + fmt("%.2f", cpu.fraction) +
-            " sustained = " + fmt("%.2g", cpu_rate / 1e12) + " TFLOP/s (" + cpu.basis + ")");
+        "FP32 vector units at " + format_significant(cpu.peak_flops / 1e12, 2) + " TFLOP/s peak x " +
+            format_fixed(cpu.fraction, 2) + " sustained = " + format_significant(cpu_rate / 1e12, 2) + " TFLOP/s (" +
+            cpu.basis + ")");
     const double gpu_rate = gpu.peak_bf16_flops * gpu.achievable_fraction;
     row("One GPU: " + gpu.name, gpu_rate,
-        "BF16 tensor cores at " + fmt("%.0f", gpu.peak_bf16_flops / 1e12) + " TFLOP/s peak x " +
-            fmt("%.2f", gpu.achievable_fraction) + " = " + fmt("%.0f", gpu_rate / 1e12) +
+        "BF16 tensor cores at " + format_fixed(gpu.peak_bf16_flops / 1e12, 0) + " TFLOP/s peak x " +
+            format_fixed(gpu.achievable_fraction, 2) + " = " + format_fixed(gpu_rate / 1e12, 0) +
             " TFLOP/s, as if every FLOP were a large matrix multiply and the model fitted in memory");
     const double cluster_rate = gpu.peak_bf16_flops * cluster_gpus * cluster_mfu;
-    row(count_text(cluster_gpus) + " GPUs: " + gpu.name, cluster_rate,
-        fmt("%.0f", cluster_mfu * 100) + "% model FLOPs utilization, from the estimator's timeline of a real layout "
-                                         "(communication, pipeline bubble and memory-bound work included)");
+    row(format_count(cluster_gpus) + " GPUs: " + gpu.name, cluster_rate,
+        format_percent(cluster_mfu, 0) +
+            " model FLOPs utilization, from the estimator's timeline of a real layout (communication, pipeline "
+            "bubble and memory-bound work included)");
     const double state_bytes = static_cast<double>(state_bytes_per_parameter) * parameters;
     out.assumptions = {
-        "Training " + model_name + " on " + words_text(tokens) + " tokens takes about 6 x " + words_text(parameters) +
-            " parameters x tokens = " + sci_text(out.flops) + " FLOPs (2 per weight per token forward, 4 backward).",
+        "Training " + model_name + " on " + format_words(tokens) + " tokens takes about 6 x " + format_words(parameters) +
+            " parameters x tokens = " + format_scientific(out.flops) +
+            " FLOPs (2 per weight per token forward, 4 backward).",
         "Its weights, gradients and Adam state alone need " + std::to_string(state_bytes_per_parameter) +
-            " bytes per parameter: " +
-            fmt("%.3g", state_bytes / 1e12) + " TB, against " + fmt("%.0f", gpu.memory_bytes / 1e9) +
-            " GB on one GPU, so the one-CPU and one-GPU rows are thought experiments: neither could hold the model.",
+            " bytes per parameter: " + format_bytes(state_bytes) + ", against " + format_bytes(gpu.memory_bytes) +
+            " on one GPU, so the one-CPU and one-GPU rows are thought experiments: neither could hold the model.",
         "Every row runs around the clock with no failures, restarts or evaluation pauses.",
     };
     return out;

@@ -5,11 +5,11 @@
 // [SECTION] training (backpropagation + Adam)
 // [SECTION] prediction
 #include "m2m/core/split/next_word.hpp"
+#include "m2m/core/engine/text.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 
 namespace m2m::core {
@@ -392,8 +392,7 @@ void finish_prediction(Prediction& p, std::vector<float> logits, int top_k) {
 
     std::string read;
     for (const std::string& w : p.context) read += (read.empty() ? "" : " ") + w;
-    char pct[16];
-    std::snprintf(pct, sizeof pct, "%.0f%%", 100.0 * p.top.front().probability);
+    const std::string pct = format_percent(p.top.front().probability, 0);
     p.sentence = "Reading the last three words \"" + read + "\", the network's best guess for the next word is \"" +
                  p.word + "\" (" + pct + ").";
     if (!p.unknown_words.empty()) {

@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <optional>
 #include <set>
@@ -750,16 +749,6 @@ Timeline schedule_pipeline(int stages, int micro_batches, PipelineSchedule sched
 
 namespace {
 
-std::string percent(double f) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "%.0f%%", 100.0 * f);
-    return buf;
-}
-
-std::string plural(long long n, const std::string& one, const std::string& many) {
-    return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 std::string join_and(const std::vector<std::string>& parts) {
     std::string out;
     for (std::size_t i = 0; i < parts.size(); ++i)
@@ -839,7 +828,7 @@ std::string holds_sentence(const SplitResult& r) {
     else
         s += "all " + std::to_string(step_prompts) + " prompts of the step pass through it";
     if (d.pipeline > 1)
-        s += ", in " + plural(r.micro_batches, "micro-batch", "micro-batches") + " of " +
+        s += ", in " + format_counted(r.micro_batches, "micro-batch", "micro-batches") + " of " +
              std::to_string(prompts / r.micro_batches);
     return s + ".";
 }
@@ -865,15 +854,15 @@ std::string exchange_sentence(const SplitResult& r) {
     }
     std::vector<std::string> parts;
     if (ag + rs > 0)
-        parts.push_back("every layer's outputs going forward (" + plural(ag, "all-gather", "all-gathers") +
-                        ") and the gradients for them coming back (" + plural(rs, "reduce-scatter", "reduce-scatters") + ")");
+        parts.push_back("every layer's outputs going forward (" + format_counted(ag, "all-gather", "all-gathers") +
+                        ") and the gradients for them coming back (" + format_counted(rs, "reduce-scatter", "reduce-scatters") + ")");
     if (sends > 0)
         parts.push_back("activations forward and their gradients back between neighbouring stages (" +
-                        plural(sends, "point-to-point send", "point-to-point sends") + ")");
+                        format_counted(sends, "point-to-point send", "point-to-point sends") + ")");
     if (ar > 0)
         parts.push_back("their gradients once per step so every copy takes the same update (" +
-                        plural(ar, "all-reduce", "all-reduces") + ")");
-    std::string s = "GPUs must exchange: " + join_and(parts) + "; " + plural(count, "exchange", "exchanges") + " moving " +
+                        format_counted(ar, "all-reduce", "all-reduces") + ")");
+    std::string s = "GPUs must exchange: " + join_and(parts) + "; " + format_counted(count, "exchange", "exchanges") + " moving " +
                     format_bytes(static_cast<double>(r.exchanged_bytes)) + " per step " + link_text(nv, ib) + ".";
     if (ib) s += " InfiniBand carries the " + join_and(on_ib) + ", because those GPUs sit in different nodes.";
     return s;
@@ -894,7 +883,7 @@ std::string why_sentence(const SplitResult& r) {
         parts.push_back("Pipeline parallel sends point to point because only the next stage needs a stage's outputs; "
                         "while the first micro-batches fill the pipeline and the last ones drain it, some stages wait: "
                         "the bubble, (p-1)/(m+p-1) = " +
-                        percent(r.bubble_fraction) + " of the step here.");
+                        format_percent(r.bubble_fraction, 0) + " of the step here.");
     if (d.data > 1)
         parts.push_back("Data parallel all-reduces the gradients because each copy learned from different prompts: "
                         "adding them gives every copy the same total, so all copies take the same step and stay "
@@ -912,8 +901,8 @@ std::string time_sentence(const SplitResult& r) {
                     format_seconds(t.communication_s) + " waiting on exchanges and " +
                     (t.idle_s > 0 ? format_seconds(t.idle_s) + " idle." : "no time idle.");
     if (r.degrees.pipeline > 1)
-        s += " The ideal pipeline bubble is " + percent(r.bubble_fraction) + " of a step; this step is " +
-             percent(t.idle_fraction) + " idle.";
+        s += " The ideal pipeline bubble is " + format_percent(r.bubble_fraction, 0) + " of a step; this step is " +
+             format_percent(t.idle_fraction, 0) + " idle.";
     return s;
 }
 

@@ -27,11 +27,16 @@ std::string format_ratio(double ratio);
 /// `value` with `decimals` digits after the point: (0.5134, 3) -> "0.513".
 std::string format_fixed(double value, int decimals);
 
-/// `value` to `digits` significant figures, no exponent below 1e6: (46.27, 3) -> "46.3".
+/// `value` to `digits` significant figures, never with an exponent from 0.0001 up: (46.27, 3) ->
+/// "46.3"; a value with more whole digits than `digits` is rounded to a whole number instead
+/// ((7372.8, 3) -> "7373"), as is anything from 1e6 up.
 std::string format_significant(double value, int digits = 3);
 
 /// A share as a percentage: 0.513 -> "51.3%", 0.04 -> "4%" (three significant figures at most).
 std::string format_percent(double fraction);
+/// A share as a percentage with `decimals` digits after the point, for sentences that round:
+/// (0.4286, 0) -> "43%", (0.0986, 1) -> "9.9%".
+std::string format_percent(double fraction, int decimals);
 
 /// A large count as a teacher says it: 3e11 -> "300 billion", 1.56e13 -> "15.6 trillion".
 std::string format_words(double value);
@@ -41,5 +46,9 @@ std::string format_scientific(double value);
 
 /// `n` and the noun, singular or plural: (1, "core") -> "1 core", (6, "core") -> "6 cores".
 std::string format_counted(std::int64_t n, const std::string& singular, const std::string& plural = {});
+
+/// A small count in words, as in "two of the six ideas": 1 -> "one" ... 10 -> "ten", 0 -> "none";
+/// larger counts as format_count() writes them.
+std::string format_count_word(std::int64_t n);
 
 }  // namespace m2m::core

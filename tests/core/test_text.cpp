@@ -1,0 +1,43 @@
+// Number text: the examples text.hpp promises, written exactly so.
+#include <catch2/catch.hpp>
+
+#include "m2m/core/engine/text.hpp"
+
+using namespace m2m::core;
+
+TEST_CASE("significant figures never turn into an exponent for a reader") {
+    CHECK(format_significant(46.27, 3) == "46.3");
+    CHECK(format_significant(0.957, 2) == "0.96");
+    CHECK(format_significant(7372.8, 3) == "7373");  // was "7.37e+03" in the presets' sources view
+    CHECK(format_significant(6912, 3) == "6912");
+    CHECK(format_significant(124e6, 4) == "124000000");
+    CHECK(format_significant(2.5e-5, 2) == "2.5e-05");  // tiny errors keep their exponent
+}
+
+TEST_CASE("percentages: three significant figures, or rounded for a sentence") {
+    CHECK(format_percent(0.513) == "51.3%");
+    CHECK(format_percent(0.04) == "4%");
+    CHECK(format_percent(3.0 / 7.0, 0) == "43%");
+    CHECK(format_percent(0.0986, 1) == "9.9%");
+    CHECK(format_percent(0.8, 1) == "80.0%");
+}
+
+TEST_CASE("counts in figures and in words") {
+    CHECK(format_count(16896) == "16,896");
+    CHECK(format_counted(1, "rack") == "1 rack");
+    CHECK(format_counted(131072, "GPU") == "131,072 GPUs");
+    CHECK(format_count_word(2) == "two");
+    CHECK(format_count_word(6) == "six");
+    CHECK(format_count_word(12) == "12");
+    CHECK(format_words(3e11) == "300 billion");
+    CHECK(format_scientific(3.15e23) == "3.15e23");
+}
+
+TEST_CASE("bytes, rates, ratios and fixed decimals") {
+    CHECK(format_bytes(512) == "512 B");
+    CHECK(format_bytes(2.8e12) == "2.8 TB");
+    CHECK(format_bytes(1.98e9) == "1.98 GB");
+    CHECK(format_rate_GBps(3350) == "3350 GB/s");
+    CHECK(format_ratio(123.4) == "123\u00d7");
+    CHECK(format_fixed(240.0, 1) == "240.0");
+}
