@@ -1,7 +1,10 @@
-// The order of a pipeline stage's forward and backward passes (see pipeline_schedule.hpp).
+// The order of a pipeline stage's forward and backward passes, and a bare pipeline on the scheduler
+// (see pipeline_schedule.hpp).
 #include "m2m/core/engine/pipeline_schedule.hpp"
 
 #include <algorithm>
+#include <map>
+#include <string>
 
 namespace m2m::core {
 
@@ -82,6 +85,44 @@ double pipeline_bubble_fraction(int stages, std::int64_t micro_batches, int chun
     if (stages <= 1 || micro_batches < 1) return 0.0;
     const double pm1 = stages - 1.0;
     return pm1 / (static_cast<double>(std::max(chunks, 1)) * static_cast<double>(micro_batches) + pm1);
+}
+
+Timeline schedule_pipeline(int stages, int micro_batches, PipelineSchedule schedule, SimTime forward, SimTime backward,
+                           SimTime transfer) {
+    if (stages < 1 || micro_batches < 1 || forward < 0 || backward < 0 || transfer < 0)
+        throw std::invalid_argument("a pipeline needs at least 1 stage and 1 micro-batch, and no negative time");
+    WorkGraph g;
+    for (int s = 0; s < stages; ++s) g.add_pool("stage " + std::to_string(s), ResourceKind::gpu_core, 1);
+    const PoolId wire = g.add_pool("wire", ResourceKind::nvlink, static_cast<std::uint32_t>(2 * stages));
+    std::vector<std::vector<PipelinePass>> orders;
+    for (int s = 0; s < stages; ++s) orders.push_back(stage_order(schedule, stages, s, micro_batches));
+    std::map<std::pair<int, int>, TaskId> fwd_arrive, bwd_arrive, fwd_done;  // (stage, mb)
+    std::vector<std::optional<TaskId>> last(static_cast<std::size_t>(stages));
+    place_in_stage_order(orders, [&](int s, const PipelinePass& pass) {
+        const int i = static_cast<int>(pass.micro_batch);
+        // What the pass waits for: the previous stage's activations, or the next stage's gradients
+        // (the last stage turns its own forward around).
+        const auto& src = pass.forward ? fwd_arrive : s + 1 == stages ? fwd_done : bwd_arrive;
+        if ((!pass.forward || s > 0) && !src.count({s, i})) return false;
+        const TaskId t = g.add_task(pass.forward ? forward : backward, {static_cast<PoolId>(s)});
+        if (!pass.forward || s > 0) g.add_dependency(src.at({s, i}), t);
+        if (last[static_cast<std::size_t>(s)]) g.add_dependency(*last[static_cast<std::size_t>(s)], t);
+        last[static_cast<std::size_t>(s)] = t;
+        auto pass_on = [&](std::map<std::pair<int, int>, TaskId>& to, int stage) {
+            if (transfer > 0) {
+                const TaskId w = g.add_task(transfer, {wire});
+                g.add_dependency(t, w);
+                to[{stage, i}] = w;
+            } else {
+                to[{stage, i}] = t;
+            }
+        };
+        if (pass.forward && s + 1 < stages) pass_on(fwd_arrive, s + 1);
+        if (pass.forward && s + 1 == stages) fwd_done[{s, i}] = t;
+        if (!pass.forward && s > 0) pass_on(bwd_arrive, s - 1);
+        return true;
+    });
+    return core::schedule(g);
 }
 
 }  // namespace m2m::core

@@ -1,11 +1,15 @@
 // The order of forward and backward micro-batch passes on each pipeline stage: one enum, one name
-// table and one ordering function, shared by Lesson 3's toy pipeline and the real-scale estimator.
+// table and one ordering function, shared by Lesson 3's toy pipeline and the real-scale estimator;
+// and a bare pipeline on the shared scheduler.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
+
+#include "m2m/core/engine/scheduler.hpp"
 
 namespace m2m::core {
 
@@ -49,6 +53,32 @@ double activations_in_flight(PipelineSchedule schedule, int stages, int stage, s
 /// The ideal bubble: (p-1)/(v m + p-1) of the step [Narayanan et al. 2021, sec. 2.2: bubble time /
 /// ideal time = (p-1)/(v m)]; v = 1 without interleaving; 0 for one stage or no micro-batch.
 double pipeline_bubble_fraction(int stages, std::int64_t micro_batches, int chunks = 1);
+
+/// Adds every stage's passes to a work graph in the stage's own order (`orders[k]` is stage k's
+/// stage_order()). A pass can only be added after the tasks it waits for, so the stages take turns,
+/// each adding passes until `place(stage, pass)` returns false (not ready yet), until a whole round
+/// adds nothing. Throws std::logic_error if a pass never becomes ready.
+template <class Place>
+void place_in_stage_order(const std::vector<std::vector<PipelinePass>>& orders, Place place) {
+    std::vector<std::size_t> next(orders.size(), 0);
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (std::size_t st = 0; st < orders.size(); ++st)
+            while (next[st] < orders[st].size() && place(static_cast<int>(st), orders[st][next[st]])) {
+                ++next[st];
+                progress = true;
+            }
+    }
+    for (std::size_t st = 0; st < orders.size(); ++st)
+        if (next[st] != orders[st].size()) throw std::logic_error("pipeline program could not be placed");
+}
+
+/// A bare pipeline on the scheduler: `stages` GPUs, each stage's forward taking `forward`
+/// and its backward `backward` per micro-batch, activations passed on in `transfer` (0: no
+/// wire). Lets a test check the bubble formula on equal stages; Lesson 3's timeline places its
+/// passes by the same rules.
+Timeline schedule_pipeline(int stages, int micro_batches, PipelineSchedule schedule, SimTime forward,
+                           SimTime backward, SimTime transfer = 0);
 
 /// The estimator's name for the same enum and table, from before there was one module.
 using ScheduleKind = PipelineSchedule;

@@ -1,5 +1,11 @@
 // Lesson 3's strategies: the next-word network split across GPUs (data, tensor, pipeline, 3D),
 // what each GPU holds and exchanges, one training step's timeline, and the split run itself.
+//
+// [SECTION] The setup           strategies, placements, degrees, check_split   (split_names.cpp)
+// [SECTION] What each GPU holds  GpuHolding, MemoryBytes                        (split_plan.cpp)
+// [SECTION] What they exchange   Exchange                                       (split_exchanges.cpp)
+// [SECTION] One training step    StepTimeline, SplitResult, run_split           (split_step.cpp, split_sentences.cpp)
+// [SECTION] The split, really run run_split_forward, run_split_training_step   (split_machine*.cpp)
 #pragma once
 
 #include <cstdint>
@@ -18,6 +24,8 @@
 #include "m2m/core/rack/topology.hpp"
 
 namespace m2m::core {
+
+// [SECTION] The setup -----------------------------------------------------------------------------
 
 enum class Strategy { data, tensor, pipeline, three_d };
 /// "data", "tensor", "pipeline", "3d": the command line's spelling.
@@ -85,7 +93,7 @@ std::vector<int> accepted_micro_batches(const SplitSetup& setup);
 /// nullopt when the setup is valid. `check_hardware` also checks the hardware figures.
 std::optional<SplitProblem> check_split(const SplitSetup& setup, bool check_hardware = true);
 
-// --- what each GPU holds -------------------------------------------------------------------------
+// [SECTION] What each GPU holds -------------------------------------------------------------------
 
 /// Neurons [first, first + count) of one layer. count 0: the layer lives on other GPUs.
 struct NeuronRange {
@@ -126,7 +134,7 @@ struct GpuHolding {
     std::string sentence;        ///< "GPU 1 (node 0) holds ..."
 };
 
-// --- what the GPUs exchange ----------------------------------------------------------------------
+// [SECTION] What they exchange --------------------------------------------------------------------
 
 enum class StepPhase { forward, backward, update };
 std::string_view step_phase_name(StepPhase p);  ///< "forward", "backward", "update"
@@ -146,7 +154,7 @@ struct Exchange {
     Bytes total_bytes() const { return bytes * times; }
 };
 
-// --- one training step on the scheduler --------------------------------------------------------
+// [SECTION] One training step on the scheduler ----------------------------------------------------
 
 enum class StepTaskKind { forward, backward, communication, update, idle };
 std::string_view step_task_kind_name(StepTaskKind k);  ///< "forward", "backward", "comm", "update", "idle"
@@ -217,14 +225,7 @@ SplitResult plan_split(const NextWordModel& model, const SplitSetup& setup);
 /// micro-batch 3 of 4", "all-gather · outputs of hidden 1 · 3.07 KB over NVLink", "idle · ...".
 std::string step_task_text(const SplitResult& r, const StepTask& task);
 
-/// A bare pipeline on the scheduler: `stages` GPUs, each stage's forward taking `forward`
-/// and its backward `backward` per micro-batch, activations passed on in `transfer` (0: no
-/// wire). Lets a test check the bubble formula on equal stages; the lesson's timeline uses
-/// the same ordering rules.
-Timeline schedule_pipeline(int stages, int micro_batches, PipelineSchedule schedule, SimTime forward,
-                           SimTime backward, SimTime transfer = 0);
-
-// --- the split network, really run ---------------------------------------------------------------
+// [SECTION] The split network, really run ---------------------------------------------------------
 
 /// One exchange the split run really made: what moved, between whom, how many bytes
 /// (values x 2 B, what bf16 on the wire would carry).
