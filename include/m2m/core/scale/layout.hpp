@@ -1,0 +1,66 @@
+// A real-scale training setup: one GPU type, how N GPUs split the work (tensor x pipeline x data
+// parallel, micro-batches, schedule, recompute, ZeRO), and check(), which says what is wrong.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "m2m/core/engine/pipeline_schedule.hpp"
+#include "m2m/core/rack/topology.hpp"
+#include "m2m/core/scale/transformer.hpp"
+
+namespace m2m::core {
+
+// One GPU type (its links are Lesson 2's SystemSpec).
+
+/// A GPU as the estimator needs it; presets::estimator_gpu() fills it from assets/hardware.json.
+struct GpuSpec {
+    std::string id;    ///< "a100", "h100", "h200", "b200"
+    std::string name;
+    double peak_bf16_flops = 0;       ///< dense tensor-core rate, FLOP/s
+    double memory_bytes = 0;          ///< HBM capacity
+    double memory_bandwidth_Bps = 0;  ///< HBM bandwidth
+    /// The one efficiency constant of a GPU type: the fraction of dense BF16 peak its large matrix
+    /// multiplies sustain in training, the same for every model and layout; everything else
+    /// (memory-bound kernels, collectives, sends, the bubble, the optimizer) is modelled apart.
+    double achievable_fraction = 0;
+    std::string achievable_source;  ///< where achievable_fraction comes from (hardware.json)
+};
+
+/// How N GPUs share the work: tensor x pipeline x data parallel, and how a step is cut up.
+struct Layout {
+    int gpus = 1;
+    int tp = 1;  ///< tensor parallel: splits every layer's matrices (NVLink when <= a node)
+    int pp = 1;  ///< pipeline parallel: consecutive layers on different GPUs
+    int dp = 1;  ///< data parallel: replicas, each on its share of the batch
+    std::int64_t micro_batch = 1;   ///< sequences per micro-batch
+    std::int64_t global_batch = 1;  ///< sequences per optimizer step, over all replicas
+    PipelineSchedule schedule = PipelineSchedule::one_f_one_b;  ///< engine/pipeline_schedule.hpp
+    int chunks = 2;  ///< interleaved: model chunks (virtual stages) per GPU
+    Recompute recompute = Recompute::selective;
+    AttentionKernel attention = AttentionKernel::standard;
+    int zero_stage = 0;  ///< 0, or 1 (optimizer state split across the data-parallel replicas)
+    bool sequence_parallel = true;  ///< with tp > 1 (Megatron's default with selective recompute)
+    std::int64_t micro_batches() const { return dp > 0 && micro_batch > 0 ? global_batch / (dp * micro_batch) : 0; }
+};
+
+struct EstimateSetup {
+    TransformerShape model;
+    GpuSpec gpu;
+    SystemSpec system;                 ///< Lesson 2's node: NVLink, PCIe and InfiniBand figures
+    std::uint32_t gpus_per_node = 8;
+    std::uint32_t nodes_per_rack = 8;  ///< nodes under one leaf switch (Lesson 2's ClusterShape)
+    Layout layout;
+    double train_tokens = 0;  ///< > 0: also report the days to train on this many tokens
+};
+
+/// What is wrong with a setup: `field` is the layout or shape member at fault ("tp", "dp",
+/// "global_batch", "layers", ...), `message` one sentence saying what is accepted.
+struct SetupProblem {
+    std::string field;
+    std::string message;
+};
+std::optional<SetupProblem> check(const EstimateSetup& setup);
+
+}  // namespace m2m::core
