@@ -1,0 +1,131 @@
+// "Explain it back": the student's own runs in sentences (Lesson 1's speedups, Lesson 2's sends,
+// Lesson 3's splits), from the facts each lesson recorded.
+#include <algorithm>
+
+#include "m2m/core/engine/text.hpp"
+#include "m2m/core/explain/explain_back.hpp"
+
+namespace m2m::core {
+
+LayerRunFact layer_run_fact(const LayerRunSetup& setup, const LayerRunResult& result) {
+    LayerRunFact f;
+    f.widths = setup.network.widths;
+    f.hardware = setup.mode == TimingMode::hardware;
+    f.cpu_name = setup.cpu.name;
+    f.gpu_name = setup.gpu.name;
+    f.cpu_cores = setup.cpu_cores;
+    f.gpu_cores = setup.gpu_cores;
+    f.speedup = result.speedup;
+    return f;
+}
+
+namespace {
+
+std::vector<int> hidden_of(const LayerRunFact& f) {
+    return f.widths.size() > 2 ? std::vector<int>(f.widths.begin() + 1, f.widths.end() - 1) : std::vector<int>{};
+}
+
+std::string list_text(const std::vector<int>& v) {
+    std::string s;
+    for (std::size_t i = 0; i < v.size(); ++i)
+        s += (i == 0 ? "" : i + 1 == v.size() ? " and " : ", ") + format_count(v[i]);
+    return s;
+}
+
+std::string network_text(const LayerRunFact& f) {
+    const auto hidden = hidden_of(f);
+    if (hidden.empty()) return "with no hidden layer";
+    const bool uniform = std::all_of(hidden.begin(), hidden.end(), [&](int w) { return w == hidden.front(); });
+    if (!uniform) return "with hidden layers of " + list_text(hidden) + " neurons";
+    const std::string w = format_count(hidden.front()) + "-wide";
+    return hidden.size() == 1 ? "with one " + w + " hidden layer" : "with " + w + " layers";
+}
+
+std::string cores_text(std::uint32_t n, const char* machine) {
+    return format_count(n) + " " + machine + (n == 1 ? " core" : " cores");
+}
+
+std::string timing_text(const LayerRunFact& f) {
+    if (f.hardware) return "hardware timing, " + f.gpu_name + " against " + f.cpu_name;
+    return "lesson timing, " + cores_text(f.cpu_cores, "CPU") + " against " + cores_text(f.gpu_cores, "GPU");
+}
+
+std::vector<std::string> layer_sentences(const std::vector<const LayerRunFact*>& runs) {
+    if (runs.empty()) return {};
+    const LayerRunFact& f = *runs.back();
+    std::string s = "In your Lesson 1 run " + network_text(f);
+    if (f.speedup >= 1.05) s += " the GPU finished " + format_ratio(f.speedup) + " sooner than the CPU";
+    else if (f.speedup > 0 && f.speedup <= 1 / 1.05) s += " the CPU finished first: the GPU took " + format_ratio(1 / f.speedup) + " as long";
+    else s += " both machines finished at about the same time";
+    std::vector<std::string> out{s + " (" + timing_text(f) + ")."};
+
+    // The narrowest and the widest run timed the same way show how the gap grows with width.
+    const LayerRunFact *narrow = nullptr, *wide = nullptr;
+    auto widest = [](const LayerRunFact& r) { const auto h = hidden_of(r); return *std::max_element(h.begin(), h.end()); };
+    for (const LayerRunFact* r : runs) {
+        if (r->hardware != f.hardware || hidden_of(*r).empty()) continue;
+        if (!narrow || widest(*r) < widest(*narrow)) narrow = r;
+        if (!wide || widest(*r) > widest(*wide)) wide = r;
+    }
+    if (narrow && wide && widest(*narrow) != widest(*wide)) {
+        const std::string a = format_ratio(narrow->speedup) + " with " + format_count(widest(*narrow)) + "-wide layers";
+        const std::string b = format_ratio(wide->speedup) + " with " + format_count(widest(*wide)) + "-wide layers";
+        if (wide->speedup > narrow->speedup * 1.05)
+            out.push_back("Across your runs the GPU's lead grew with the width of the layers: " + a + ", " + b +
+                          ". A wider layer is more dot products that can all run at once.");
+        else
+            out.push_back("Across your runs: " + a + ", " + b + ".");
+    }
+    return out;
+}
+
+std::vector<std::string> transfer_sentences(const std::vector<const TransferFact*>& sends) {
+    if (sends.empty()) return {};
+    const TransferFact& t = *sends.back();
+    const std::string what = "In your Lesson 2 run a " + format_bytes(t.bytes) + " tensor sent over " + t.link;
+    if (t.relative_time >= 1.05)
+        return {what + " took " + format_seconds(t.time_s) + ", " + format_ratio(t.relative_time) +
+                " as long as the same send between two GPUs of one node."};
+    if (t.relative_time > 0) return {what + " took " + format_seconds(t.time_s) + " inside one node."};
+    return {};
+}
+
+std::vector<std::string> split_sentences(const std::vector<const SplitFact*>& splits) {
+    // The latest run of each strategy.
+    std::vector<const SplitFact*> latest;
+    for (auto it = splits.rbegin(); it != splits.rend(); ++it)
+        if (std::none_of(latest.begin(), latest.end(), [&](const SplitFact* s) { return s->strategy == (*it)->strategy; }))
+            latest.push_back(*it);
+    if (latest.empty()) return {};
+    auto gpus = [](const SplitFact& s) { return s.gpus == 1 ? std::string("one GPU") : format_count(s.gpus) + " GPUs"; };
+    auto bytes = [](const SplitFact& s) { return s.exchanged_bytes > 0 ? format_bytes(s.exchanged_bytes) : std::string("nothing"); };
+    if (latest.size() == 1) {
+        const SplitFact& s = *latest.front();
+        return {"In your Lesson 3 run, " + s.strategy + " on " + gpus(s) + " exchanged " + bytes(s) + " per training step."};
+    }
+    const auto [lo, hi] = std::minmax_element(latest.begin(), latest.end(), [](const SplitFact* a, const SplitFact* b) {
+        return a->exchanged_bytes < b->exchanged_bytes;
+    });
+    return {"Of the splits you tried in Lesson 3, " + (*hi)->strategy + " on " + gpus(**hi) +
+            " exchanged the most per training step (" + bytes(**hi) + "), " + (*lo)->strategy + " on " + gpus(**lo) +
+            " the least (" + bytes(**lo) + ")."};
+}
+
+}  // namespace
+
+std::vector<std::string> run_fact_sentences(std::span<const RunFact> facts) {
+    std::vector<const LayerRunFact*> runs;
+    std::vector<const TransferFact*> sends;
+    std::vector<const SplitFact*> splits;
+    for (const RunFact& f : facts) {
+        if (const auto* l = std::get_if<LayerRunFact>(&f)) runs.push_back(l);
+        else if (const auto* t = std::get_if<TransferFact>(&f)) sends.push_back(t);
+        else if (const auto* s = std::get_if<SplitFact>(&f)) splits.push_back(s);
+    }
+    std::vector<std::string> out;
+    for (auto&& part : {layer_sentences(runs), transfer_sentences(sends), split_sentences(splits)})
+        out.insert(out.end(), part.begin(), part.end());
+    return out;
+}
+
+}  // namespace m2m::core
