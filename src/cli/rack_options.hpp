@@ -32,6 +32,14 @@ inline std::optional<core::Bytes> parse_bytes(const std::string& text) {
 
 inline std::string bytes_accepted() { return "a positive number of bytes such as 1e9 or 1073741824 (at most 1e15)"; }
 
+/// Reads --bytes into `bytes`; what is wrong with the text, if anything, for the refusal.
+inline std::optional<std::string> read_bytes(const std::string& text, core::Bytes& bytes) {
+    const auto parsed = parse_bytes(text);
+    if (!parsed) return "expected " + bytes_accepted() + ", got '" + text + "'";
+    bytes = *parsed;
+    return std::nullopt;
+}
+
 struct Options {
     std::string hardware = "h100";
     std::uint32_t gpus_per_node = 8;
@@ -56,6 +64,9 @@ inline core::ClusterShape shape(const Options& o) {
     s.racks = o.racks;
     return s;
 }
+
+/// The flags a bad cluster shape is reported against.
+inline constexpr const char* shape_flags = "--nodes-per-rack/--racks";
 
 /// "2 racks x 8 nodes x 8 GPUs = 128 GPUs"
 inline std::string describe(const core::ClusterShape& s) {

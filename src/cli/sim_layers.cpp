@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "cli/cli.hpp"
+#include "cli/subcommand.hpp"
 #include "m2m/core/layers/layer_run.hpp"
 #include "m2m/presets/presets.hpp"
 
@@ -12,6 +13,34 @@ namespace m2m::cli {
 namespace {
 
 using nlohmann::json;
+constexpr const char* me = "math-to-metal sim layers";
+
+struct LayersOptions {
+    std::vector<int> widths{4, 6, 6, 3};
+    std::string mode = "lesson", cpu_id = "laptop-cpu", gpu_id = "h100";
+    std::uint32_t cpu_cores = 0, gpu_cores = 0;
+    bool with_timeline = false;
+};
+
+void add_options(CLI::App& app, LayersOptions& o) {
+    app.add_option("--widths", o.widths, "every layer's width from the inputs to the outputs, e.g. 4,6,6,3")
+        ->delimiter(',')
+        ->check(CLI::Range(1, core::max_layer_width));
+    app.add_option("--mode", o.mode, "lesson: one tick per dot product; hardware: roofline from presets")
+        ->check(CLI::IsMember({"lesson", "hardware"}));
+    app.add_option("--cpu-cores", o.cpu_cores, "CPU cores (lesson default 1; hardware default: the preset's)")
+        ->check(CLI::Range(1u, core::max_cores));
+    app.add_option("--gpu-cores", o.gpu_cores, "GPU cores (lesson default 6; hardware default: the preset's)")
+        ->check(CLI::Range(1u, core::max_cores));
+    app.add_option("--cpu", o.cpu_id, "CPU preset (hardware mode)")
+        ->check(CLI::IsMember(presets::builtin().ids(core::ResourceKind::cpu_core)));
+    app.add_option("--gpu", o.gpu_id, "GPU preset (hardware mode)")
+        ->check(CLI::IsMember(presets::builtin().ids(core::ResourceKind::gpu_core)));
+    add_json_flag(app);
+    app.add_flag("--timeline", o.with_timeline,
+                 "add every task's resource, start and end (each neuron's core; in hardware mode the GPU's launch "
+                 "wait before each layer)");
+}
 
 // Every task of one machine's run: each neuron with its core, and (hardware mode, GPU) the
 // launch and synchronisation wait before each layer, which holds no core.
@@ -47,48 +76,11 @@ json timeline_json(const core::LayerRunResult& r, const core::MachineRun& m, con
     return list;
 }
 
-}  // namespace
-
-int sim_layers(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    CLI::App app{"Lesson 1: run a network layer by layer on a CPU and a GPU", "math-to-metal sim layers"};
-    std::vector<int> widths{4, 6, 6, 3};
-    std::string mode = "lesson", cpu_id = "laptop-cpu", gpu_id = "h100";
-    std::uint32_t cpu_cores = 0, gpu_cores = 0;
-    bool as_json = false, with_timeline = false;
-    app.add_option("--widths", widths, "every layer's width from the inputs to the outputs, e.g. 4,6,6,3")
-        ->delimiter(',')
-        ->check(CLI::Range(1, core::max_layer_width));
-    app.add_option("--mode", mode, "lesson: one tick per dot product; hardware: roofline from presets")
-        ->check(CLI::IsMember({"lesson", "hardware"}));
-    app.add_option("--cpu-cores", cpu_cores, "CPU cores (lesson default 1; hardware default: the preset's)")
-        ->check(CLI::Range(1u, core::max_cores));
-    app.add_option("--gpu-cores", gpu_cores, "GPU cores (lesson default 6; hardware default: the preset's)")
-        ->check(CLI::Range(1u, core::max_cores));
-    app.add_option("--cpu", cpu_id, "CPU preset (hardware mode)")
-        ->check(CLI::IsMember(presets::builtin().ids(core::ResourceKind::cpu_core)));
-    app.add_option("--gpu", gpu_id, "GPU preset (hardware mode)")
-        ->check(CLI::IsMember(presets::builtin().ids(core::ResourceKind::gpu_core)));
-    app.add_flag("--json", as_json, "print one JSON object (the only output format)");
-    app.add_flag("--timeline", with_timeline, "add every task's resource, start and end (each neuron's core; in hardware mode the GPU's launch wait before each layer)");
-    if (auto code = parse_or_exit(app, args, out, err)) return *code;
-
-    core::LayerRunSetup setup;
-    setup.network.widths = widths;
-    if (auto why = core::validate(setup.network); !why.empty()) {
-        err << "math-to-metal sim layers: --widths: " << why << " (got " << widths.size() << " widths)\n";
-        return exit_bad_input;
-    }
-    setup.mode = mode == "hardware" ? core::TimingMode::hardware : core::TimingMode::lesson;
-    setup.cpu = presets::builtin().find(cpu_id)->spec;
-    setup.gpu = presets::builtin().find(gpu_id)->spec;
+json run_json(const LayersOptions& o, const core::LayerRunSetup& setup, const core::LayerRunResult& r) {
     const bool hw = setup.mode == core::TimingMode::hardware;
-    setup.cpu_cores = cpu_cores ? cpu_cores : (hw ? setup.cpu.cores : 1);
-    setup.gpu_cores = gpu_cores ? gpu_cores : (hw ? setup.gpu.cores : 6);
-
-    const core::LayerRunResult r = core::run_layers(setup);
     json j;
-    j["widths"] = widths;
-    j["mode"] = mode;
+    j["widths"] = o.widths;
+    j["mode"] = o.mode;
     j["neurons"] = r.neurons;
     j["parameters"] = r.parameters;
     j["cpu_cores"] = setup.cpu_cores;
@@ -108,14 +100,33 @@ int sim_layers(const std::vector<std::string>& args, std::ostream& out, std::ost
     }
     j["speedup"] = r.speedup;
     j["gpu_faster"] = r.gpu.finish < r.cpu.finish;
-    if (with_timeline) {
+    if (o.with_timeline) {
         j["timeline"] = {
-            {"cpu", timeline_json(r, r.cpu, widths, "CPU", core::layer_overhead(setup.mode, setup.cpu) > 0)},
-            {"gpu", timeline_json(r, r.gpu, widths, "GPU", core::layer_overhead(setup.mode, setup.gpu) > 0)}};
+            {"cpu", timeline_json(r, r.cpu, o.widths, "CPU", core::layer_overhead(setup.mode, setup.cpu) > 0)},
+            {"gpu", timeline_json(r, r.gpu, o.widths, "GPU", core::layer_overhead(setup.mode, setup.gpu) > 0)}};
     }
-    (void)as_json;  // JSON is the only format; the flag is accepted so scripts read clearly
-    out << j.dump(2) << "\n";
-    return exit_ok;
+    return j;
+}
+
+}  // namespace
+
+int sim_layers(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    CLI::App app{"Lesson 1: run a network layer by layer on a CPU and a GPU", me};
+    LayersOptions o;
+    add_options(app, o);
+    if (auto code = parse_or_exit(app, args, out, err)) return *code;
+
+    core::LayerRunSetup setup;
+    setup.network.widths = o.widths;
+    if (auto why = core::validate(setup.network); !why.empty())
+        return refuse(err, me, "--widths", why + " (got " + std::to_string(o.widths.size()) + " widths)");
+    setup.mode = o.mode == "hardware" ? core::TimingMode::hardware : core::TimingMode::lesson;
+    setup.cpu = presets::builtin().find(o.cpu_id)->spec;
+    setup.gpu = presets::builtin().find(o.gpu_id)->spec;
+    const bool hw = setup.mode == core::TimingMode::hardware;
+    setup.cpu_cores = o.cpu_cores ? o.cpu_cores : (hw ? setup.cpu.cores : 1);
+    setup.gpu_cores = o.gpu_cores ? o.gpu_cores : (hw ? setup.gpu.cores : 6);
+    return print_json(out, run_json(o, setup, core::run_layers(setup)));
 }
 
 }  // namespace m2m::cli
