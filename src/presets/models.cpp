@@ -15,47 +15,32 @@ namespace {
 
 using nlohmann::json;
 
-struct ModelReader {
-    const json& entry;
-    std::string where;
-    std::vector<SourcedFigure>* figures;
+// An entry of models.json; each figure read goes on the preset's list with its label.
+class ModelReader : public detail::EntryReader {
+public:
+    ModelReader(const json& entry, std::size_t index, std::vector<SourcedFigure>& figures)
+        : EntryReader(entry, "models", index), m_figures(figures) {}
 
     // A figure is {"value": number, "source": non-empty string}; shape figures are positive whole numbers.
     double figure(const char* key, const char* label, bool required, bool whole) {
-        const auto f = detail::read_figure(entry, key, where, required);
+        const auto f = raw_figure(key, required);
         if (!f) return 0;
         const double v = f->value;
-        if (v <= 0) throw PresetError(where + ": \"" + key + "\" must be a positive number");
-        if (whole && (v != std::floor(v) || v > 1e9)) throw PresetError(where + ": \"" + key + "\" must be a whole number");
-        figures->push_back({label, core::format_significant(v, 4), f->source});
+        if (v <= 0) fail("\"" + std::string(key) + "\" must be a positive number");
+        if (whole && (v != std::floor(v) || v > 1e9)) fail("\"" + std::string(key) + "\" must be a whole number");
+        m_figures.push_back({label, core::format_significant(v, 4), f->source});
         return v;
     }
-    std::string text(const char* key, std::initializer_list<const char*> allowed = {}) {
-        if (!entry.contains(key) || !entry.at(key).is_string() || entry.at(key).get<std::string>().empty())
-            throw PresetError(where + ": missing text field \"" + key + "\"");
-        std::string v = entry.at(key).get<std::string>();
-        if (allowed.size() == 0) return v;
-        std::string list;
-        for (const char* a : allowed) {
-            if (v == a) return v;
-            list += (list.empty() ? "" : ", ") + std::string(a);
-        }
-        throw PresetError(where + ": \"" + key + "\" must be one of " + list);
-    }
-    bool flag(const char* key) {
-        if (!entry.contains(key) || !entry.at(key).is_boolean())
-            throw PresetError(where + ": missing true/false field \"" + key + "\"");
-        return entry.at(key).get<bool>();
-    }
+
+private:
+    std::vector<SourcedFigure>& m_figures;
 };
 
 ModelPreset parse_model(const json& e, std::size_t index) {
-    if (!e.is_object()) throw PresetError("models[" + std::to_string(index) + "] is not an object");
     ModelPreset p;
-    ModelReader r{e, "models[" + std::to_string(index) + "]", &p.figures};
+    ModelReader r(e, index, p.figures);
     core::TransformerShape& s = p.shape;
-    s.id = r.text("id");
-    r.where = "model '" + s.id + "'";
+    s.id = r.id("model");
     s.name = r.text("name");
     s.mlp = r.text("mlp", {"gelu", "swiglu"}) == "swiglu" ? core::MlpKind::swiglu : core::MlpKind::gelu;
     s.tied_embeddings = r.text("embeddings", {"tied", "untied"}) == "tied";
@@ -73,16 +58,14 @@ ModelPreset parse_model(const json& e, std::size_t index) {
     s.vocab = whole("vocab", "Vocabulary");
     s.seq = whole("seq", "Sequence length");
     p.published_parameters = r.figure("published_parameters", "Published size (parameters)", true, false);
-    if (auto why = core::validate(s); !why.empty()) throw PresetError(r.where + ": " + why);
+    if (auto why = core::validate(s); !why.empty()) r.fail(why);
     return p;
 }
 
 }  // namespace
 
 const ModelPreset* ModelCatalog::find(std::string_view id) const {
-    for (const auto& m : models)
-        if (m.shape.id == id) return &m;
-    return nullptr;
+    return detail::find_by_id(models, id, [](const ModelPreset& m) -> const std::string& { return m.shape.id; });
 }
 
 std::vector<std::string> ModelCatalog::ids() const {
@@ -92,10 +75,7 @@ std::vector<std::string> ModelCatalog::ids() const {
 }
 
 ModelCatalog parse_models(std::string_view json_text) {
-    json doc = json::parse(json_text.begin(), json_text.end(), nullptr, false);
-    if (doc.is_discarded()) throw PresetError("the model preset file is not valid JSON");
-    if (!doc.is_object() || !doc.contains("models") || !doc.at("models").is_array())
-        throw PresetError("the model preset file needs a \"models\" list");
+    const json doc = detail::open_document(json_text, "the model preset file", "models");
     ModelCatalog c;
     const json& list = doc.at("models");
     for (std::size_t i = 0; i < list.size(); ++i) {
@@ -112,11 +92,7 @@ const ModelCatalog& builtin_models() {
     return catalog;
 }
 
-std::string joined_model_ids() {
-    std::string out;
-    for (const auto& id : builtin_models().ids()) out += (out.empty() ? "" : ", ") + id;
-    return out;
-}
+std::string joined_model_ids() { return detail::joined(builtin_models().ids()); }
 
 std::string resolve_gpu_id(std::string_view id) {
     const std::string key = id == "a100-80gb" ? "a100" : std::string(id);

@@ -15,41 +15,38 @@ namespace {
 
 using nlohmann::json;
 
-struct Reader {
-    const json& entry;
-    std::string where;
-    std::vector<SourcedFigure>* figures;
+// An entry of hardware.json; each figure read goes on the preset's list with its label and unit.
+class Reader : public detail::EntryReader {
+public:
+    Reader(const json& entry, const char* list, std::size_t index, std::vector<SourcedFigure>& figures)
+        : EntryReader(entry, list, index), m_figures(figures) {}
 
     // A figure is {"value": positive-or-zero number, "source": non-empty string}.
     double figure(const char* key, const char* label, const char* unit, bool required = true,
                   bool allow_zero = false) {
-        const auto f = detail::read_figure(entry, key, where, required);
+        const auto f = raw_figure(key, required);
         if (!f) return 0;
         const double v = f->value;
         if (!std::isfinite(v) || v < 0 || (v == 0 && !allow_zero))
-            throw PresetError(where + ": \"" + key + "\" must be a positive number");
-        figures->push_back({label, core::format_significant(v, 3) + " " + unit, f->source});
+            fail("\"" + std::string(key) + "\" must be a positive number");
+        m_figures.push_back({label, core::format_significant(v, 3) + " " + unit, f->source});
         return v;
     }
-    std::string text(const char* key) {
-        if (!entry.contains(key) || !entry.at(key).is_string() || entry.at(key).get<std::string>().empty())
-            throw PresetError(where + ": missing text field \"" + key + "\"");
-        return entry.at(key).get<std::string>();
-    }
+
+private:
+    std::vector<SourcedFigure>& m_figures;
 };
 
 ComputePreset parse_compute(const json& e, std::size_t index) {
-    if (!e.is_object()) throw PresetError("compute[" + std::to_string(index) + "] is not an object");
     ComputePreset p;
-    Reader r{e, "compute[" + std::to_string(index) + "]", &p.figures};
-    p.spec.id = r.text("id");
-    r.where = "preset '" + p.spec.id + "'";
+    Reader r(e, "compute", index, p.figures);
+    p.spec.id = r.id("preset");
     p.spec.name = r.text("name");
     const std::string kind = r.text("kind");
-    if (kind != "cpu" && kind != "gpu") throw PresetError(r.where + ": \"kind\" must be \"cpu\" or \"gpu\"");
+    if (kind != "cpu" && kind != "gpu") r.fail("\"kind\" must be \"cpu\" or \"gpu\"");
     p.spec.kind = kind == "cpu" ? core::ResourceKind::cpu_core : core::ResourceKind::gpu_core;
     const double cores = r.figure("cores", "Cores", "");
-    if (cores != std::floor(cores) || cores > 1e6) throw PresetError(r.where + ": \"cores\" must be a whole number");
+    if (cores != std::floor(cores) || cores > 1e6) r.fail("\"cores\" must be a whole number");
     p.spec.cores = static_cast<std::uint32_t>(cores);
     if (p.spec.kind == core::ResourceKind::cpu_core) {
         const double ghz = r.figure("clock_GHz", "Clock", "GHz");
@@ -66,9 +63,8 @@ ComputePreset parse_compute(const json& e, std::size_t index) {
     p.spec.memory_bandwidth_Bps = r.figure("memory_bandwidth_GBps", "Memory bandwidth", "GB/s") * 1e9;
     p.spec.layer_overhead_s = r.figure("layer_overhead_us", "Per-layer launch + sync", "us", true, true) * 1e-6;
     // Not one of the figures listed with the spec: the views show it beside them as the sustained share.
-    if (const auto f = detail::read_figure(e, "gemm_efficiency", r.where, false)) {
-        if (!(f->value > 0 && f->value <= 1))
-            throw PresetError(r.where + ": \"gemm_efficiency\" must be a share of peak above 0 and at most 1");
+    if (const auto f = r.raw_figure("gemm_efficiency", false)) {
+        if (!(f->value > 0 && f->value <= 1)) r.fail("\"gemm_efficiency\" must be a share of peak above 0 and at most 1");
         p.gemm_efficiency = core::EfficiencyConstant{f->value, f->source};
     }
     std::string src;
@@ -80,15 +76,13 @@ ComputePreset parse_compute(const json& e, std::size_t index) {
 // A node generation's wires. Rates are stored as the sources quote them (NVLink both
 // directions together, InfiniBand in Gb/s) and turned into the core's one-direction GB/s here.
 SystemPreset parse_system(const json& e, std::size_t index) {
-    if (!e.is_object()) throw PresetError("systems[" + std::to_string(index) + "] is not an object");
     SystemPreset p;
-    Reader r{e, "systems[" + std::to_string(index) + "]", &p.figures};
-    p.spec.id = r.text("id");
-    r.where = "system '" + p.spec.id + "'";
+    Reader r(e, "systems", index, p.figures);
+    p.spec.id = r.id("system");
     p.spec.name = r.text("name");
     p.gpu_id = r.text("gpu");
     const double chips = r.figure("nvswitch_chips", "NVSwitch chips per node", "");
-    if (chips != std::floor(chips) || chips > 64) throw PresetError(r.where + ": \"nvswitch_chips\" must be a whole number");
+    if (chips != std::floor(chips) || chips > 64) r.fail("\"nvswitch_chips\" must be a whole number");
     p.nvswitch_chips = static_cast<std::uint32_t>(chips);
 
     core::LinkSpec& nv = p.spec.nvlink;
@@ -99,7 +93,7 @@ SystemPreset parse_system(const json& e, std::size_t index) {
     nv.latency_s = r.figure("nvlink_latency_us", "NVLink send latency (GPU -> NVSwitch -> GPU)", "us") * 1e-6;
     nv.raw_GBps = nv_both / 2;
     nv.efficiency = nv_per_link * nv_links / nv.raw_GBps;
-    if (nv.efficiency > 1) throw PresetError(r.where + ": NCCL's NVLink rate x links exceeds the raw one-way rate");
+    if (nv.efficiency > 1) r.fail("NCCL's NVLink rate x links exceeds the raw one-way rate");
     p.figures.push_back({"NVLink per GPU, one direction", core::format_significant(nv.raw_GBps, 3) + " GB/s",
                          "derived: half of the both-directions figure; a tensor sent one way gets at most this"});
     p.figures.push_back({"NVLink achievable, one direction", core::format_fixed(nv.effective_GBps(), 1) + " GB/s (" +
@@ -114,7 +108,7 @@ SystemPreset parse_system(const json& e, std::size_t index) {
     ib.name = r.text("infiniband_name");
     ib.raw_GBps = r.figure("infiniband_Gbps", "InfiniBand per NIC (one per GPU), one direction", "Gb/s") / 8;
     ib.efficiency = r.figure("infiniband_efficiency", "InfiniBand achievable share of raw", "");
-    if (ib.efficiency > 1) throw PresetError(r.where + ": \"infiniband_efficiency\" must be at most 1");
+    if (ib.efficiency > 1) r.fail("\"infiniband_efficiency\" must be at most 1");
     p.figures.push_back({"InfiniBand achievable, one direction", core::format_fixed(ib.effective_GBps(), 1) + " GB/s",
                          "derived: Gb/s / 8 x the achievable share"});
     ib.latency_s = r.figure("network_latency_us", "Network send latency (NIC + first switch)", "us") * 1e-6;
@@ -130,9 +124,7 @@ SystemPreset parse_system(const json& e, std::size_t index) {
 }  // namespace
 
 const SystemPreset* Catalog::find_system(std::string_view id) const {
-    for (const auto& p : systems)
-        if (p.spec.id == id) return &p;
-    return nullptr;
+    return detail::find_by_id(systems, id, [](const SystemPreset& p) -> const std::string& { return p.spec.id; });
 }
 
 std::vector<std::string> Catalog::system_ids() const {
@@ -142,9 +134,7 @@ std::vector<std::string> Catalog::system_ids() const {
 }
 
 const ComputePreset* Catalog::find(std::string_view id) const {
-    for (const auto& p : compute)
-        if (p.spec.id == id) return &p;
-    return nullptr;
+    return detail::find_by_id(compute, id, [](const ComputePreset& p) -> const std::string& { return p.spec.id; });
 }
 
 std::vector<std::string> Catalog::ids(core::ResourceKind kind) const {
@@ -155,10 +145,7 @@ std::vector<std::string> Catalog::ids(core::ResourceKind kind) const {
 }
 
 Catalog parse_catalog(std::string_view json_text) {
-    json doc = json::parse(json_text.begin(), json_text.end(), nullptr, false);
-    if (doc.is_discarded()) throw PresetError("the preset file is not valid JSON");
-    if (!doc.is_object() || !doc.contains("compute") || !doc.at("compute").is_array())
-        throw PresetError("the preset file needs a \"compute\" list");
+    const json doc = detail::open_document(json_text, "the preset file", "compute");
     Catalog c;
     const json& list = doc.at("compute");
     for (std::size_t i = 0; i < list.size(); ++i) {
@@ -185,11 +172,7 @@ const Catalog& builtin() {
     return catalog;
 }
 
-std::string joined_ids(core::ResourceKind kind) {
-    std::string out;
-    for (const auto& id : builtin().ids(kind)) out += (out.empty() ? "" : ", ") + id;
-    return out;
-}
+std::string joined_ids(core::ResourceKind kind) { return detail::joined(builtin().ids(kind)); }
 
 std::optional<core::EfficiencyConstant> gemm_efficiency(std::string_view id) {
     const ComputePreset* p = builtin().find(id);
@@ -197,10 +180,6 @@ std::optional<core::EfficiencyConstant> gemm_efficiency(std::string_view id) {
     return p->gemm_efficiency;
 }
 
-std::string joined_system_ids() {
-    std::string out;
-    for (const auto& id : builtin().system_ids()) out += (out.empty() ? "" : ", ") + id;
-    return out;
-}
+std::string joined_system_ids() { return detail::joined(builtin().system_ids()); }
 
 }  // namespace m2m::presets
