@@ -37,6 +37,20 @@ float uniform(std::mt19937& gen, float lo, float hi) {
 float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
+/// After a GEMM wrote layer l's pre-activations for the whole batch into `c` (batch x n_out, row
+/// major): add each neuron's bias and, on a sigmoid layer, squash; in float or double alike.
+template <class T>
+void add_bias_and_squash(T* c, const Problem& p, std::size_t l) {
+    const int n_out = p.widths[l + 1];
+    const bool squash = layer_has_sigmoid(p, l);
+    for (int s = 0; s < p.batch; ++s)
+        for (int j = 0; j < n_out; ++j) {
+            T& v = c[static_cast<std::size_t>(s) * static_cast<std::size_t>(n_out) + static_cast<std::size_t>(j)];
+            v += p.biases[l][static_cast<std::size_t>(j)];
+            if (squash) v = sigmoid(v);
+        }
+}
+
 }  // namespace
 
 // [SECTION] the network ---------------------------------------------------------------------
@@ -123,13 +137,7 @@ bool forward_blas(const Problem& p, std::vector<float>& out, std::vector<float>&
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, p.batch, n_out, n_in, 1.0f, a, n_in, p.weights[l].data(),
                     n_in, 0.0f, c, n_out);
         flops += 2 * static_cast<std::int64_t>(p.batch) * n_in * n_out;
-        const bool squash = layer_has_sigmoid(p, l);
-        for (int s = 0; s < p.batch; ++s)
-            for (int j = 0; j < n_out; ++j) {
-                float& v = c[static_cast<std::size_t>(s) * static_cast<std::size_t>(n_out) + static_cast<std::size_t>(j)];
-                v += p.biases[l][static_cast<std::size_t>(j)];
-                if (squash) v = sigmoid(v);
-            }
+        add_bias_and_squash(c, p, l);
         a = c;
     }
     return true;
@@ -144,13 +152,7 @@ bool forward_reference(const Problem& p, std::vector<double>& out, const std::at
         c.assign(static_cast<std::size_t>(p.batch) * static_cast<std::size_t>(n_out), 0.0);
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, p.batch, n_out, n_in, 1.0, a.data(), n_in, w.data(), n_in,
                     0.0, c.data(), n_out);
-        const bool squash = layer_has_sigmoid(p, l);
-        for (int s = 0; s < p.batch; ++s)
-            for (int j = 0; j < n_out; ++j) {
-                double& v = c[static_cast<std::size_t>(s) * static_cast<std::size_t>(n_out) + static_cast<std::size_t>(j)];
-                v += p.biases[l][static_cast<std::size_t>(j)];
-                if (squash) v = sigmoid(v);
-            }
+        add_bias_and_squash(c.data(), p, l);
         std::swap(a, c);
     }
     w = {};
