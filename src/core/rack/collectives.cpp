@@ -1,4 +1,6 @@
 // Ring collectives as link transfers: one lock-step ring step on the scheduler, times the step count.
+//
+// [SECTION] the ring   [SECTION] running a collective   [SECTION] what the lesson says
 #include "m2m/core/rack/collectives.hpp"
 #include "m2m/core/engine/text.hpp"
 
@@ -8,6 +10,8 @@
 #include <stdexcept>
 
 namespace m2m::core {
+
+// [SECTION] the ring --------------------------------------------------------------------------
 
 namespace {
 
@@ -131,6 +135,8 @@ std::vector<GpuId> first_gpus(std::uint32_t n) {
     return out;
 }
 
+// [SECTION] running a collective -----------------------------------------------------------------
+
 CollectiveResult run_collective(const Cluster& cluster, const CollectiveSetup& setup) {
     check(cluster, setup);
     CollectiveResult out;
@@ -222,7 +228,57 @@ CollectiveTasks add_collective(LinkPools& pools, const CollectiveSetup& setup) {
     return out;
 }
 
-// --- what the lesson says ----------------------------------------------------------------------
+// [SECTION] what the lesson says -------------------------------------------------------------------
+
+namespace {
+
+// Where a ring collective's time goes: all on NVLink, or waiting for InfiniBand (and how long the
+// NVLink wires sit idle meanwhile). `crossings`: sends of one ring that leave their node.
+std::string collective_verdict(const Cluster& cluster, const CollectiveResult& r, const CollectiveStory& st,
+                               std::size_t crossings) {
+    const SystemSpec& sys = cluster.system();
+    if (r.slowest != LinkType::infiniband)
+        return "All " + std::to_string(r.gpus) + " GPUs sit in one node, so every send of every step is NVLink: each "
+               "of the " + std::to_string(r.steps) + " steps takes " + format_seconds(r.step_s) + " and the busbw of " +
+               st.busbw + " is close to NVLink's " + format_rate_GBps(sys.nvlink.effective_GBps()) + ".";
+    const std::string ring = r.rings == 1 ? "The ring" : "Each ring";
+    const std::string leaves = ring + " leaves a node " + std::to_string(crossings) +
+                               (crossings == 1 ? " time" : " times") + " over " + sys.infiniband.name;
+    // Balanced when the InfiniBand sends take less than a quarter longer than the NVLink ones.
+    if (st.nvlink_sends_end_s > 0 && st.infiniband_sends_end_s < 1.25 * st.nvlink_sends_end_s)
+        return leaves + ", but with " + std::to_string(r.rings) + " rings on " + std::to_string(r.rings) +
+               " NICs per node the InfiniBand sends (" + format_seconds(st.infiniband_sends_end_s) +
+               ") take about as long as the NVLink ones (" + format_seconds(st.nvlink_sends_end_s) +
+               "): neither wire waits for long, and busbw reaches " + st.busbw + ".";
+    std::string verdict = leaves + ", and every step waits for its slowest send";
+    if (st.nvlink_sends_end_s > 0) {
+        const double idle_share = 1.0 - st.nvlink_sends_end_s / r.step_s;
+        verdict += ": the NVLink sends are done after " + format_seconds(st.nvlink_sends_end_s) +
+                   ", the InfiniBand ones after " + format_seconds(st.infiniband_sends_end_s) +
+                   ", so the NVLink wires sit idle " + format_percent(std::max(idle_share, 0.0), 0) + " of the time";
+    }
+    return verdict + ". busbw " + st.busbw + " is set by InfiniBand, not by NVLink's " +
+           format_rate_GBps(sys.nvlink.effective_GBps()) + ".";
+}
+
+// What more rings would change: nothing inside a node; one per NIC across nodes, as NCCL runs them.
+std::string rings_note(const Cluster& cluster, const CollectiveResult& r) {
+    const std::uint32_t per_node = cluster.shape().gpus_per_node;
+    if (r.nodes <= 1)
+        return r.rings == 1 ? "Inside one node more rings would share the same NVLink ports: they add latency, not "
+                              "bandwidth."
+                            : "Inside one node the " + std::to_string(r.rings) +
+                                  " rings share the same NVLink ports: they add latency, not bandwidth.";
+    if (r.rings == 1)
+        return "This is the single ring the lesson draws: it leaves each node through one NIC while the other " +
+               std::to_string(per_node - 1) + " sit idle. NCCL runs one ring per NIC (" + std::to_string(per_node) +
+               " here), so one ring understates real cross-node throughput.";
+    return std::to_string(r.rings) + " rings, as NCCL runs them: each carries 1/" + std::to_string(r.rings) +
+           " of the data and leaves each node through a different NIC, so " + std::to_string(r.rings) +
+           " NICs per node carry InfiniBand traffic at once. Inside a node the rings share NVLink.";
+}
+
+}  // namespace
 
 CollectiveStory tell(const Cluster& cluster, const CollectiveResult& r) {
     CollectiveStory st;
@@ -239,53 +295,12 @@ CollectiveStory tell(const Cluster& cluster, const CollectiveResult& r) {
     }
     if (st.nvlink_sends_end_s > 0) st.nvlink_sends = "NVLink sends: " + format_seconds(st.nvlink_sends_end_s);
     if (st.infiniband_sends_end_s > 0) st.infiniband_sends = "InfiniBand sends: " + format_seconds(st.infiniband_sends_end_s);
-
-    const SystemSpec& sys = cluster.system();
-    const std::string gpus = std::to_string(r.gpus) + " GPUs";
-    const std::uint32_t per_node = cluster.shape().gpus_per_node;
     if (r.steps == 0) {
         st.verdict = "A group of one GPU has nothing to exchange.";
         return st;
     }
-    if (r.slowest != LinkType::infiniband) {
-        st.verdict = "All " + gpus + " sit in one node, so every send of every step is NVLink: each of the " +
-                     std::to_string(r.steps) + " steps takes " + format_seconds(r.step_s) + " and the busbw of " +
-                     st.busbw + " is close to NVLink's " + format_rate_GBps(sys.nvlink.effective_GBps()) + ".";
-    } else {
-        const double idle_share = st.nvlink_sends_end_s > 0 ? 1.0 - st.nvlink_sends_end_s / r.step_s : 0.0;
-        const std::string idle = format_percent(std::max(idle_share, 0.0), 0);
-        const std::string ring = r.rings == 1 ? "The ring" : "Each ring";
-        const std::string leaves = ring + " leaves a node " + std::to_string(crossings) +
-                                   (crossings == 1 ? " time" : " times") + " over " + sys.infiniband.name;
-        // Balanced when the InfiniBand sends take less than a quarter longer than the NVLink ones.
-        if (st.nvlink_sends_end_s > 0 && st.infiniband_sends_end_s < 1.25 * st.nvlink_sends_end_s)
-            st.verdict = leaves + ", but with " + std::to_string(r.rings) + " rings on " + std::to_string(r.rings) +
-                         " NICs per node the InfiniBand sends (" + format_seconds(st.infiniband_sends_end_s) +
-                         ") take about as long as the NVLink ones (" + format_seconds(st.nvlink_sends_end_s) +
-                         "): neither wire waits for long, and busbw reaches " + st.busbw + ".";
-        else {
-            st.verdict = leaves + ", and every step waits for its slowest send";
-            if (st.nvlink_sends_end_s > 0)
-                st.verdict += ": the NVLink sends are done after " + format_seconds(st.nvlink_sends_end_s) +
-                              ", the InfiniBand ones after " + format_seconds(st.infiniband_sends_end_s) +
-                              ", so the NVLink wires sit idle " + idle + " of the time";
-            st.verdict += ". busbw " + st.busbw + " is set by InfiniBand, not by NVLink's " +
-                          format_rate_GBps(sys.nvlink.effective_GBps()) + ".";
-        }
-    }
-    if (r.nodes <= 1)
-        st.rings_note = r.rings == 1 ? "Inside one node more rings would share the same NVLink ports: they add "
-                                       "latency, not bandwidth."
-                                     : "Inside one node the " + std::to_string(r.rings) +
-                                           " rings share the same NVLink ports: they add latency, not bandwidth.";
-    else if (r.rings == 1)
-        st.rings_note = "This is the single ring the lesson draws: it leaves each node through one NIC while the other " +
-                        std::to_string(per_node - 1) + " sit idle. NCCL runs one ring per NIC (" +
-                        std::to_string(per_node) + " here), so one ring understates real cross-node throughput.";
-    else
-        st.rings_note = std::to_string(r.rings) + " rings, as NCCL runs them: each carries 1/" + std::to_string(r.rings) +
-                        " of the data and leaves each node through a different NIC, so " + std::to_string(r.rings) +
-                        " NICs per node carry InfiniBand traffic at once. Inside a node the rings share NVLink.";
+    st.verdict = collective_verdict(cluster, r, st, crossings);
+    st.rings_note = rings_note(cluster, r);
     return st;
 }
 

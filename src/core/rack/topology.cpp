@@ -1,4 +1,6 @@
 // The cluster's link table, routes between GPUs, and transfers scheduled on link pools.
+//
+// [SECTION] names and the cluster   [SECTION] transfers   [SECTION] what the lesson says
 #include "m2m/core/rack/topology.hpp"
 #include "m2m/core/engine/text.hpp"
 
@@ -29,6 +31,8 @@ ResourceKind resource_kind(LinkType type) {
 }
 
 }  // namespace
+
+// [SECTION] names and the cluster -------------------------------------------------------------
 
 std::string_view link_type_name(LinkType type) {
     switch (type) {
@@ -186,7 +190,7 @@ std::vector<std::string> Cluster::path_names(const Route& r) const {
     return out;
 }
 
-// --- transfers -------------------------------------------------------------------------------
+// [SECTION] transfers ---------------------------------------------------------------------------
 
 double transfer_seconds(const Route& r, double bytes) {
     if (r.links.empty()) return 0.0;
@@ -270,7 +274,7 @@ TransferResult run_transfer(const Cluster& cluster, GpuId from, GpuId to, Bytes 
     return out;
 }
 
-// --- what the lesson says ----------------------------------------------------------------------
+// [SECTION] what the lesson says -------------------------------------------------------------------
 
 std::string nvlink_direction_note(const SystemSpec& s) {
     return s.nvlink.name + "'s " + format_rate_GBps(2 * s.nvlink.raw_GBps) + " is both directions added: a one-way send gets " +
