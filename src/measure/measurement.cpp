@@ -1,7 +1,7 @@
 // One measurement: calibrate this machine, run the reference and the three paths, check them,
 // time them, and predict each with Lesson 1's model.
 //
-// [SECTION] this machine   [SECTION] the model   [SECTION] running   [SECTION] the report
+// [SECTION] this machine   [SECTION] the model   [SECTION] running   (the report: measurement_report.cpp)
 #include "measure/measurement.hpp"
 
 #include <cblas.h>
@@ -137,6 +137,14 @@ double predicted_seconds(const std::vector<int>& widths, int batch, const core::
     return static_cast<double>(pass) * core::seconds_per_step(core::TimeUnit::picoseconds) * batch;
 }
 
+const presets::ComputePreset* preset_for_renderer(const std::string& renderer) {
+    const std::string text = lower(renderer);
+    const presets::ComputePreset* found = nullptr;
+    for (const auto& id : presets::builtin().ids(core::ResourceKind::gpu_core))
+        if (has_word(text, id)) found = presets::builtin().find(id);
+    return found;
+}
+
 bool is_software_renderer(const std::string& renderer) {
     const std::string r = lower(renderer);
     return r.find("llvmpipe") != std::string::npos || r.find("softpipe") != std::string::npos ||
@@ -233,28 +241,34 @@ void Measurement::set_progress(Phase phase, double within) {
 
 bool Measurement::run_cpu(const std::atomic<bool>& cancel) {
     if (refused()) return false;
-    const MeasureConfig& c = m_report.config;
     set_progress(Phase::calibrating, 0);
     m_report.machine = this_machine();
     if (cancel) return false;
 
     set_progress(Phase::reference, 0);
-    m_problem = make_problem(c);
+    m_problem = make_problem(m_report.config);
     if (!forward_reference(m_problem, m_reference, &cancel)) return false;
     m_report.tolerance = tolerance(m_reference);
 
-    // Path 1. Its warm-up is one input: that touches every weight once, as a whole pass does.
+    if (!time_naive(cancel) || !time_blas(cancel)) return false;
+    set_progress(Phase::gpu, 0);
+    return true;
+}
+
+// Path 1. Its warm-up is one input: that touches every weight once, as a whole pass does.
+bool Measurement::time_naive(const std::atomic<bool>& cancel) {
+    const MeasureConfig& c = m_report.config;
     set_progress(Phase::naive, 0);
     std::vector<float> out;
     std::int64_t flops = 0;
     Timing timing;
-    auto naive_pass = [&](double base, double span) {
+    auto pass = [&](double base, double span) {
         flops = 0;
         return forward_naive(m_problem, out, flops, &cancel, 0, -1, [&](int done) {
             set_progress(Phase::naive, base + span * done / c.batch);
         });
     };
-    auto naive_warm_up = [&]() -> double {
+    auto warm_up = [&]() -> double {
         std::int64_t ignored = 0;
         const auto t0 = Clock::now();
         if (!forward_naive(m_problem, out, ignored, &cancel, 0, 1)) return -1;
@@ -266,19 +280,24 @@ bool Measurement::run_cpu(const std::atomic<bool>& cancel) {
         }
         return estimate;
     };
-    if (!time_passes(naive_pass, naive_warm_up, c.repeats, timing)) return false;
+    if (!time_passes(pass, warm_up, c.repeats, timing)) return false;
     finish_row(m_report.naive, out, timing, flops);
+    return true;
+}
 
-    // Path 2.
+// Path 2. Its warm-up is whole passes until 20 ms have gone by; the last one estimates a pass.
+bool Measurement::time_blas(const std::atomic<bool>& cancel) {
     set_progress(Phase::blas, 0);
-    std::vector<float> scratch;
-    auto blas_pass = [&](double base, double span) {
+    std::vector<float> out, scratch;
+    std::int64_t flops = 0;
+    Timing timing;
+    auto pass = [&](double base, double span) {
         flops = 0;
         const bool ok = forward_blas(m_problem, out, scratch, flops, &cancel);
         set_progress(Phase::blas, base + span);
         return ok;
     };
-    auto blas_warm_up = [&]() -> double {
+    auto warm_up = [&]() -> double {
         std::int64_t ignored = 0;
         double last = 0, spent = 0;
         do {
@@ -289,9 +308,8 @@ bool Measurement::run_cpu(const std::atomic<bool>& cancel) {
         } while (spent < 0.02);
         return last;
     };
-    if (!time_passes(blas_pass, blas_warm_up, c.repeats, timing)) return false;
+    if (!time_passes(pass, warm_up, m_report.config.repeats, timing)) return false;
     finish_row(m_report.blas, out, timing, flops);
-    set_progress(Phase::gpu, 0);
     return true;
 }
 
@@ -322,82 +340,6 @@ void Measurement::finish_row(PathResult& row, const std::vector<float>& out, con
     row.why_not = "its outputs differ from the double-precision reference by up to " +
                   core::format_significant(row.max_abs_err) + ", more than the tolerance " +
                   core::format_significant(m_report.tolerance) + ", so no time is shown for it";
-}
-
-// [SECTION] the report ----------------------------------------------------------------------
-
-namespace {
-
-std::string ratio_words(double measured, double predicted) {
-    const double r = measured / predicted;
-    return r >= 1 ? core::format_ratio(r) + " slower than the model" : core::format_ratio(1 / r) + " faster than the model";
-}
-
-}  // namespace
-
-Report Measurement::report(bool cancelled) {
-    Report& r = m_report;
-    r.cancelled = cancelled;
-    r.refused = !r.memory.fits;
-    if (m_gpu && m_gpu_started && !cancelled) {
-        const GpuOutcome& o = m_gpu->outcome();
-        if (o.ok) finish_row(r.gpu_path, o.output, o.timing, o.flops);
-        else r.gpu_path.why_not = o.why_not;
-    }
-    m_gpu.reset();  // releases the GL buffers while the context is current
-    if (cancelled || r.refused) return r;
-
-    const auto& c = r.config;
-    const core::ComputeSpec& cpu = r.machine.cpu;
-    const std::string peak = core::format_fixed(cpu.flops_per_core / 1e9, 1) + " GFLOP/s per core";
-    r.naive.predicted_seconds = predicted_seconds(c.widths, c.batch, cpu, 1);
-    r.naive.prediction_basis = "1 core at " + peak + ", " + core::format_fixed(cpu.memory_bandwidth_Bps / 1e9, 1) + " GB/s";
-    const auto threads = static_cast<std::uint32_t>(blas_threads());
-    r.blas.predicted_seconds = predicted_seconds(c.widths, c.batch, cpu, threads);
-    r.blas.prediction_basis = std::to_string(threads) + " cores at " + peak;
-    if (r.gpu.software) {
-        r.gpu_path.predicted_seconds = predicted_seconds(c.widths, c.batch, cpu, cpu.cores);
-        r.gpu_path.prediction_basis = "this CPU's " + std::to_string(cpu.cores) + " cores at " + peak;
-    } else if (!r.gpu.renderer.empty()) {
-        const std::string renderer = lower(r.gpu.renderer);
-        for (const auto& id : presets::builtin().ids(core::ResourceKind::gpu_core))
-            if (has_word(renderer, id)) {
-                const auto* p = presets::builtin().find(id);
-                r.gpu_path.predicted_seconds = predicted_seconds(c.widths, c.batch, p->spec, p->spec.cores);
-                r.gpu_path.prediction_basis = "the preset " + p->spec.name + " (" + p->spec.source + ")";
-            }
-    }
-
-    if (r.naive.shown())
-        r.naive.note = "A plain loop waits for each add before starting the next: it reached " +
-                       core::format_fixed(100.0 * r.naive.gflops * 1e9 / cpu.flops_per_core, 1) +
-                       "% of one core's measured peak, which the model assumes every core reaches.";
-    if (r.blas.shown() && r.blas.predicted_seconds > 0) {
-        const double ratio = r.blas.seconds / r.blas.predicted_seconds;
-        r.blas.note = "Measured " + ratio_words(r.blas.seconds, r.blas.predicted_seconds) +
-                      (ratio < 0.8 ? ": OpenBLAS uses each weight for all " + std::to_string(c.batch) +
-                                         " inputs while it is in cache, but the model fetches every weight again for each input."
-                       : ratio > 1.25 && c.batch < 8
-                           ? ": with " + std::to_string(c.batch) + (c.batch == 1 ? " input" : " inputs") +
-                                 " each weight is used so few times that the pass is mostly reading weights, and OpenBLAS "
-                                 "first copies each block of them into its own order, which the plain loop never does."
-                       : ratio > 1.25 ? ": the model assumes every core at its peak for the whole pass; small layers leave "
-                                        "OpenBLAS little to share out, and other programs share the cores."
-                                      : ".");
-    }
-    if (r.gpu_path.shown()) {
-        if (r.gpu.software && r.gpu_path.predicted_seconds > 0)
-            r.gpu_path.note = "Modelled as this CPU's cores, because that is where llvmpipe runs the shader; measured " +
-                              ratio_words(r.gpu_path.seconds, r.gpu_path.predicted_seconds) + ".";
-        else if (r.gpu_path.predicted_seconds > 0)
-            r.gpu_path.note = "Measured " + ratio_words(r.gpu_path.seconds, r.gpu_path.predicted_seconds) +
-                              " of this GPU, which also counts a launch per layer.";
-        else
-            r.gpu_path.note = "No preset matches this renderer, so the model has no prediction for this GPU.";
-    }
-    m_phase = Phase::done;
-    m_progress = 1.0;
-    return r;
 }
 
 }  // namespace m2m::measure

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "m2m/core/engine/machine.hpp"
+#include "m2m/presets/presets.hpp"
 #include "measure/cpu_paths.hpp"
 #include "measure/gpu_run.hpp"
 
@@ -33,6 +34,9 @@ double predicted_seconds(const std::vector<int>& widths, int batch, const core::
 
 /// The renderer names Mesa gives its software rasterisers.
 bool is_software_renderer(const std::string& renderer);
+/// The GPU preset a renderer string names as a whole word, ignoring case ("NVIDIA H100 80GB
+/// HBM3" -> h100; "a100" is not in "RTX A1000"), or nullptr.
+const presets::ComputePreset* preset_for_renderer(const std::string& renderer);
 
 struct PathResult {
     std::string id;     ///< "naive", "blas", "gpu"
@@ -99,6 +103,8 @@ public:
 
 private:
     void set_progress(Phase phase, double within);
+    bool time_naive(const std::atomic<bool>& cancel);  ///< path 1, on the worker thread
+    bool time_blas(const std::atomic<bool>& cancel);   ///< path 2
     void finish_row(PathResult& row, const std::vector<float>& out, const Timing& t, std::int64_t flops) const;
 
     Report m_report;
