@@ -40,11 +40,11 @@ json layout_json(const core::Layout& l) {
               {"micro_batch", l.micro_batch},
               {"global_batch", l.global_batch},
               {"micro_batches", l.micro_batches()},
-              {"schedule", std::string(core::schedule_kind_name(l.schedule))},
+              {"schedule", std::string(core::schedule_name(l.schedule))},
               {"recompute", std::string(core::recompute_name(l.recompute))},
               {"attention", std::string(core::attention_name(l.attention))},
               {"zero", l.zero_stage}};
-    if (l.schedule == core::ScheduleKind::interleaved) j["chunks"] = l.chunks;
+    if (l.schedule == core::PipelineSchedule::interleaved) j["chunks"] = l.chunks;
     return j;
 }
 
@@ -114,7 +114,7 @@ json timeline_json(const core::EstimateSetup& setup, const core::Estimate& e) {
                     {"start_s", t.start_s},
                     {"end_s", t.end_s}};
         if (t.micro_batch >= 0) row["micro_batch"] = t.micro_batch;
-        if (setup.layout.schedule == core::ScheduleKind::interleaved) row["chunk"] = t.chunk;
+        if (setup.layout.schedule == core::PipelineSchedule::interleaved) row["chunk"] = t.chunk;
         tl.push_back(std::move(row));
     }
     return tl;
@@ -171,7 +171,7 @@ json search_json(const core::EstimateSetup& setup, const core::SearchResult& r) 
     j["hardware"] = setup.gpu.id;
     j["search"] = {{"gpus", setup.layout.gpus},
                    {"global_batch", setup.layout.global_batch},
-                   {"schedule", std::string(core::schedule_kind_name(setup.layout.schedule))},
+                   {"schedule", std::string(core::schedule_name(setup.layout.schedule))},
                    {"recompute", std::string(core::recompute_name(setup.layout.recompute))},
                    {"attention", std::string(core::attention_name(setup.layout.attention))},
                    {"zero", setup.layout.zero_stage},

@@ -9,7 +9,7 @@
 
 using namespace m2m;
 using core::AttentionKernel;
-using core::ScheduleKind;
+using core::PipelineSchedule;
 using core::Recompute;
 
 namespace {
@@ -158,9 +158,9 @@ TEST_CASE("activation bytes per layer match Korthikanti's formulas for a hand-wo
 
 TEST_CASE("1F1B keeps p micro-batches of activations on the first stage, GPipe keeps all m") {
     auto s = setup_for(preset("gpt3-175b"), "a100", 8, 8, 1, 64);
-    s.layout.schedule = ScheduleKind::one_f_one_b;
+    s.layout.schedule = PipelineSchedule::one_f_one_b;
     const core::MemoryUse one_f = core::memory_use(s);
-    s.layout.schedule = ScheduleKind::gpipe;
+    s.layout.schedule = PipelineSchedule::gpipe;
     const core::MemoryUse gpipe = core::memory_use(s);
     CHECK(one_f.stage == 0);
     CHECK(one_f.in_flight_micro_batches == 8);
@@ -202,7 +202,7 @@ TEST_CASE("the H100 constant: Llama 3 405B with Meta's layout near the Llama 3 p
     const std::pair<int, double> rows[] = {{64, 430}, {128, 400}};
     for (const auto& [dp, tflops] : rows) {
         auto s = setup_for(preset("llama3-405b"), "h100", 8, 16, dp, 2048);
-        s.layout.schedule = ScheduleKind::interleaved;
+        s.layout.schedule = PipelineSchedule::interleaved;
         s.layout.chunks = 4;
         s.layout.attention = AttentionKernel::flash;
         s.layout.zero_stage = 1;
@@ -230,13 +230,13 @@ TEST_CASE("a uniform pipeline idles (p-1)/(m+p-1) of the time, as the schedule's
     auto m = korthikanti(32, 4096, 32);
     m.vocab = 8;  // no output layer to speak of, so every stage does the same work
     auto s = setup_for(m, "a100", 1, 4, 1, 16);
-    for (auto sched : {ScheduleKind::one_f_one_b, ScheduleKind::gpipe}) {
+    for (auto sched : {PipelineSchedule::one_f_one_b, PipelineSchedule::gpipe}) {
         s.layout.schedule = sched;
         const core::Estimate e = core::estimate(s);
         CHECK(e.bubble_fraction == Approx(3.0 / 19.0));
         CHECK(e.idle_fraction == Approx(e.bubble_fraction).margin(0.01));
     }
-    s.layout.schedule = ScheduleKind::interleaved;
+    s.layout.schedule = PipelineSchedule::interleaved;
     s.layout.chunks = 2;
     const core::Estimate e = core::estimate(s);
     CHECK(e.bubble_fraction == Approx(3.0 / 35.0));
@@ -276,7 +276,7 @@ TEST_CASE("the step timeline has one forward and one backward per stage per micr
 TEST_CASE("the interleaved schedule shrinks the bubble of a deep pipeline") {
     auto s = setup_for(preset("gpt3-175b"), "a100", 8, 8, 1, 64);
     const double plain = core::estimate(s, false).step_time_s;
-    s.layout.schedule = ScheduleKind::interleaved;
+    s.layout.schedule = PipelineSchedule::interleaved;
     s.layout.chunks = 2;
     const core::Estimate inter = core::estimate(s, false);
     CHECK(inter.step_time_s < plain);
@@ -393,10 +393,10 @@ TEST_CASE("a bad layout is refused with the field to change") {
     s = setup_for(m, "a100", 1, 97, 1, 97);
     CHECK(field(s) == "pp");
     s = setup_for(m, "a100", 8, 1, 1, 8);
-    s.layout.schedule = ScheduleKind::interleaved;
+    s.layout.schedule = PipelineSchedule::interleaved;
     CHECK(field(s) == "schedule");
     s = setup_for(m, "a100", 8, 8, 1, 12);
-    s.layout.schedule = ScheduleKind::interleaved;
+    s.layout.schedule = PipelineSchedule::interleaved;
     CHECK(field(s) == "micro_batch");
     CHECK_THROWS_WITH(core::estimate(s), Catch::Contains("micro_batch"));
 }

@@ -62,6 +62,8 @@ inline std::optional<EfficiencyConstant> achievable_fraction(std::string_view gp
     return presets::gemm_efficiency(gpu_id);
 }
 /// The measured CPU figure (Core i7-6700) that the other CPU presets borrow.
-inline EfficiencyConstant cpu_achievable_fraction() { return presets::gemm_efficiency("desktop-cpu").value_or(EfficiencyConstant{}); }
+inline EfficiencyConstant cpu_achievable_fraction() {
+    return presets::gemm_efficiency("desktop-cpu").value_or(EfficiencyConstant{});
+}
 
 }  // namespace m2m::core
