@@ -64,15 +64,15 @@ ModelPreset parse_model(const json& e, std::size_t index) {
 
 }  // namespace
 
-const ModelPreset* ModelCatalog::find(std::string_view id) const {
-    return detail::find_by_id(models, id, [](const ModelPreset& m) -> const std::string& { return m.shape.id; });
-}
+namespace {
 
-std::vector<std::string> ModelCatalog::ids() const {
-    std::vector<std::string> out;
-    for (const auto& m : models) out.push_back(m.shape.id);
-    return out;
-}
+const std::string& model_id(const ModelPreset& m) { return m.shape.id; }
+
+}  // namespace
+
+const ModelPreset* ModelCatalog::find(std::string_view id) const { return detail::find_by_id(models, id, model_id); }
+
+std::vector<std::string> ModelCatalog::ids() const { return detail::ids_of(models, model_id); }
 
 ModelCatalog parse_models(std::string_view json_text) {
     const json doc = detail::open_document(json_text, "the model preset file", "models");

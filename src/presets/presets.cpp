@@ -123,19 +123,18 @@ SystemPreset parse_system(const json& e, std::size_t index) {
 
 }  // namespace
 
-const SystemPreset* Catalog::find_system(std::string_view id) const {
-    return detail::find_by_id(systems, id, [](const SystemPreset& p) -> const std::string& { return p.spec.id; });
-}
+namespace {
 
-std::vector<std::string> Catalog::system_ids() const {
-    std::vector<std::string> out;
-    for (const auto& p : systems) out.push_back(p.spec.id);
-    return out;
-}
+const std::string& system_id(const SystemPreset& p) { return p.spec.id; }
+const std::string& compute_id(const ComputePreset& p) { return p.spec.id; }
 
-const ComputePreset* Catalog::find(std::string_view id) const {
-    return detail::find_by_id(compute, id, [](const ComputePreset& p) -> const std::string& { return p.spec.id; });
-}
+}  // namespace
+
+const SystemPreset* Catalog::find_system(std::string_view id) const { return detail::find_by_id(systems, id, system_id); }
+
+std::vector<std::string> Catalog::system_ids() const { return detail::ids_of(systems, system_id); }
+
+const ComputePreset* Catalog::find(std::string_view id) const { return detail::find_by_id(compute, id, compute_id); }
 
 std::vector<std::string> Catalog::ids(core::ResourceKind kind) const {
     std::vector<std::string> out;

@@ -99,6 +99,14 @@ const T* find_by_id(const std::vector<T>& items, std::string_view id, IdOf id_of
     return nullptr;
 }
 
+/// The ids of `items`, in file order.
+template <class T, class IdOf>
+std::vector<std::string> ids_of(const std::vector<T>& items, IdOf id_of) {
+    std::vector<std::string> out;
+    for (const T& item : items) out.push_back(id_of(item));
+    return out;
+}
+
 /// "a, b, c": ids as a flag's refusal lists them.
 inline std::string joined(const std::vector<std::string>& ids) {
     std::string out;
