@@ -73,6 +73,22 @@ ComputePreset parse_compute(const json& e, std::size_t index) {
     return p;
 }
 
+// What NCCL's collective model needs beyond the wires: its tuning row (from the GPU's compute
+// capability), the host CPU's maker, and whether the NVSwitch can add (NVLink SHARP).
+void read_nccl_facts(Reader& r, SystemPreset& p) {
+    const double cc = r.figure("compute_capability", "GPU compute capability (NCCL's tuning row)", "");
+    if (cc < 8 || cc >= 13) r.fail("\"compute_capability\" must be 8.0 (Ampere) to 12.x (Blackwell)");
+    p.spec.generation = cc >= 10 ? core::GpuGeneration::blackwell
+                        : cc >= 9 ? core::GpuGeneration::hopper
+                                  : core::GpuGeneration::ampere;
+    const double sharp = r.figure("nvlink_sharp", "NVSwitch adds in the switch (NVLink SHARP): 1 yes, 0 no", "", true, true);
+    if (sharp != 0 && sharp != 1) r.fail("\"nvlink_sharp\" must be 0 or 1");
+    p.spec.nvls = sharp == 1;
+    const auto [vendor, source] = r.sourced_text("host_cpu_vendor", {"intel", "amd"});
+    p.spec.host_cpu = vendor == "amd" ? core::HostCpu::amd : core::HostCpu::intel;
+    p.figures.push_back({"Host CPU maker (NCCL's network overhead: Intel 1 us, AMD 2 us)", vendor, source});
+}
+
 // A node generation's wires. Rates are stored as the sources quote them (NVLink both
 // directions together, InfiniBand in Gb/s) and turned into the core's one-direction GB/s here.
 SystemPreset parse_system(const json& e, std::size_t index) {
@@ -115,6 +131,7 @@ SystemPreset parse_system(const json& e, std::size_t index) {
     p.spec.switch_latency_s = r.figure("switch_latency_us", "Each further switch (spine, far leaf)", "us") * 1e-6;
     p.spec.collective_base_latency_s =
         r.figure("collective_base_latency_us", "Collective base latency (once per collective)", "us", true, true) * 1e-6;
+    read_nccl_facts(r, p);
     std::string src;
     for (const auto& f : p.figures) src += f.label + ": " + f.value + " (" + f.source + ")\n";
     p.spec.source = src;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "m2m/presets/presets.hpp"
@@ -81,6 +82,23 @@ public:
         const double v = f.at("value").get<double>();
         if (!std::isfinite(v)) fail("\"" + std::string(key) + "\" must be a positive number");
         return RawFigure{v, f.at("source").get<std::string>()};
+    }
+
+    /// A text value with its source, {"value": "text", "source": "..."}, one of `allowed`.
+    std::pair<std::string, std::string> sourced_text(const char* key, std::initializer_list<const char*> allowed) const {
+        if (!m_entry.contains(key)) fail("missing \"" + std::string(key) + "\"");
+        const nlohmann::json& f = m_entry.at(key);
+        if (!f.is_object() || !f.contains("value") || !f.at("value").is_string())
+            fail("\"" + std::string(key) + "\" needs a text \"value\"");
+        if (!f.contains("source") || !f.at("source").is_string() || f.at("source").get<std::string>().empty())
+            fail("\"" + std::string(key) + "\" needs a \"source\" (every figure names where it is from)");
+        const std::string v = f.at("value").get<std::string>();
+        std::string list;
+        for (const char* a : allowed) {
+            if (v == a) return {v, f.at("source").get<std::string>()};
+            list += (list.empty() ? "" : ", ") + std::string(a);
+        }
+        fail("\"" + std::string(key) + "\" must be one of " + list);
     }
 
     /// Refuses the entry: "<where>: <what>".

@@ -75,36 +75,6 @@ double chunk_bytes(const CollectiveSetup& setup) {
 
 }  // namespace
 
-std::string_view collective_op_name(CollectiveOp op) {
-    switch (op) {
-    case CollectiveOp::all_reduce: return "allreduce";
-    case CollectiveOp::all_gather: return "allgather";
-    case CollectiveOp::reduce_scatter: return "reducescatter";
-    }
-    return "allreduce";
-}
-
-std::string_view collective_op_label(CollectiveOp op) {
-    switch (op) {
-    case CollectiveOp::all_reduce: return "all-reduce";
-    case CollectiveOp::all_gather: return "all-gather";
-    case CollectiveOp::reduce_scatter: return "reduce-scatter";
-    }
-    return "all-reduce";
-}
-
-std::optional<CollectiveOp> parse_collective_op(std::string_view name) {
-    for (CollectiveOp op : {CollectiveOp::all_reduce, CollectiveOp::all_gather, CollectiveOp::reduce_scatter})
-        if (name == collective_op_name(op)) return op;
-    return std::nullopt;
-}
-
-double busbw_factor(CollectiveOp op, std::size_t n) {
-    if (n < 2) return 0.0;
-    const double share = static_cast<double>(n - 1) / static_cast<double>(n);
-    return op == CollectiveOp::all_reduce ? 2.0 * share : share;
-}
-
 std::size_t ring_step_count(CollectiveOp op, std::size_t n) {
     if (n < 2) return 0;
     return op == CollectiveOp::all_reduce ? 2 * (n - 1) : n - 1;
@@ -115,8 +85,8 @@ bool ring_step_reduces(CollectiveOp op, std::size_t n, std::size_t step) {
     case CollectiveOp::reduce_scatter: return true;
     case CollectiveOp::all_gather: return false;
     case CollectiveOp::all_reduce: return step + 1 < n;
+    default: return false;
     }
-    return false;
 }
 
 std::uint32_t ring_chunk_sent(CollectiveOp op, std::size_t n, std::size_t position, std::size_t step) {

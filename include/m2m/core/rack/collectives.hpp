@@ -8,20 +8,11 @@
 #include <string_view>
 #include <vector>
 
+#include "m2m/core/rack/collective_cost.hpp"
 #include "m2m/core/rack/topology.hpp"
 
 namespace m2m::core {
 
-enum class CollectiveOp { all_reduce, all_gather, reduce_scatter };
-/// "allreduce", "allgather", "reducescatter" (the command line's spelling).
-std::string_view collective_op_name(CollectiveOp op);
-/// "all-reduce", "all-gather", "reduce-scatter".
-std::string_view collective_op_label(CollectiveOp op);
-std::optional<CollectiveOp> parse_collective_op(std::string_view name);
-
-/// nccl-tests (doc/PERFORMANCE.md): busbw = algbw x factor, factor 2(n-1)/n for all-reduce,
-/// (n-1)/n for all-gather and reduce-scatter. 0 when n < 2.
-double busbw_factor(CollectiveOp op, std::size_t n);
 /// Steps of a ring: n-1 for reduce-scatter and all-gather, 2(n-1) for all-reduce (a
 /// reduce-scatter then an all-gather). Each step, every GPU sends one chunk of S/n bytes
 /// to the next GPU on the ring.

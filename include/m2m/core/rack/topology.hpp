@@ -10,6 +10,7 @@
 
 #include "m2m/core/engine/scheduler.hpp"
 #include "m2m/core/engine/work_graph.hpp"
+#include "m2m/core/rack/nccl_tuning.hpp"
 
 namespace m2m::core {
 
@@ -54,6 +55,12 @@ struct SystemSpec {
     LinkSpec infiniband;  ///< one NIC <-> leaf switch, and each leaf <-> spine uplink, one direction
     double switch_latency_s = 0;
     double collective_base_latency_s = 0;
+    /// What NCCL's collective model needs beyond the wires: the GPUs' generation (its caps are
+    /// per compute capability), the host CPU's maker, and whether the NVSwitch can add
+    /// (NVLink SHARP, "NVLS": H100, H200 and B200 systems; not A100's).
+    GpuGeneration generation = GpuGeneration::hopper;
+    HostCpu host_cpu = HostCpu::intel;
+    bool nvls = false;
     std::string source;  ///< "label: value (source)" lines, for a sources view
 };
 

@@ -1,0 +1,120 @@
+// What one collective costs by NCCL's own closed-form model (latency + bytes / bandwidth per
+// algorithm and protocol), and the algorithm and protocol NCCL would pick: cheap enough (a few
+// microseconds) for the estimator to call for every exchange of a training step.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "m2m/core/rack/nccl_tuning.hpp"
+#include "m2m/core/rack/topology.hpp"
+
+namespace m2m::core {
+
+enum class CollectiveOp { all_reduce, all_gather, reduce_scatter, broadcast, all_to_all };
+/// "allreduce", "allgather", "reducescatter", "broadcast", "alltoall" (the command line's spelling).
+std::string_view collective_op_name(CollectiveOp op);
+/// "all-reduce", "all-gather", "reduce-scatter", "broadcast", "all-to-all".
+std::string_view collective_op_label(CollectiveOp op);
+std::optional<CollectiveOp> parse_collective_op(std::string_view name);
+inline constexpr CollectiveOp all_collective_ops[] = {CollectiveOp::all_reduce, CollectiveOp::all_gather,
+                                                      CollectiveOp::reduce_scatter, CollectiveOp::broadcast,
+                                                      CollectiveOp::all_to_all};
+
+/// nccl-tests (doc/PERFORMANCE.md): busbw = algbw x factor: 2(n-1)/n for all-reduce, (n-1)/n
+/// for all-gather, reduce-scatter and all-to-all, 1 for broadcast. 0 when n < 2.
+double busbw_factor(CollectiveOp op, std::size_t n);
+
+/// Who takes part: `gpus` in all, at most `gpus_per_node` of them in any one node, over `nodes`
+/// nodes. Every GPU has its own NIC (DGX and HGX nodes do), so a node's members use as many NICs.
+struct CollectiveGroup {
+    std::uint32_t gpus = 0;
+    std::uint32_t gpus_per_node = 0;
+    std::uint32_t nodes = 0;
+};
+/// The group of these GPUs of the cluster.
+CollectiveGroup collective_group(const Cluster& cluster, std::span<const GpuId> gpus);
+/// The first `gpus` GPUs of a cluster with `node_size` GPUs per node: whole nodes first.
+CollectiveGroup first_gpus_group(std::uint32_t gpus, std::uint32_t node_size);
+
+/// An algorithm and protocol asked for; empty = NCCL's choice ("auto"). `nvls` means NVLS inside
+/// one node and NVLS tree across nodes, as NCCL_ALGO=NVLS and NVLSTree do.
+struct CollectiveChoice {
+    std::optional<CollectiveAlgorithm> algorithm;
+    std::optional<CollectiveProtocol> protocol;
+};
+
+/// NCCL's topology search for one algorithm, as this model reads it (docs/rack_model.md):
+/// channels and the per-channel bandwidth inside a node and across nodes, GB/s one direction.
+struct NcclGraph {
+    std::uint32_t channels = 0;
+    double intra_GBps = 0;
+    double inter_GBps = 0;
+};
+
+struct CollectiveCost {
+    CollectiveAlgorithm algorithm = CollectiveAlgorithm::ring;
+    CollectiveProtocol protocol = CollectiveProtocol::simple;
+    double latency_s = 0;       ///< NCCL's latency term
+    double bandwidth_GBps = 0;  ///< NCCL's bandwidth term at this size (algbw with no latency)
+    double time_s = 0;          ///< latency_s + bytes / bandwidth
+    double algbw_GBps = 0;      ///< bytes / time_s
+    double busbw_GBps = 0;      ///< algbw x busbw_factor
+};
+
+/// NCCL's cost table for one group and collective: latency and bandwidth per algorithm and
+/// protocol (ncclTopoTuneModel), and the time of a size (ncclTopoGetAlgoTime). Build once, ask
+/// for many sizes.
+class NcclModel {
+public:
+    /// Throws std::invalid_argument for a group that is empty or inconsistent.
+    NcclModel(const SystemSpec& system, CollectiveGroup group, CollectiveOp op, const NcclTuning& tuning = nccl_tuning());
+
+    const CollectiveGroup& group() const { return m_group; }
+    CollectiveOp op() const { return m_op; }
+    const NcclGraph& graph(CollectiveAlgorithm a) const { return m_graph[static_cast<int>(a)]; }
+    /// NCCL would consider it for this collective on this system (its bandwidth is not zero).
+    bool available(CollectiveAlgorithm a, CollectiveProtocol p) const { return bandwidth(a, p) > 0; }
+    double latency_s(CollectiveAlgorithm a, CollectiveProtocol p) const;
+    /// Algorithm bandwidth before the size-dependent corrections, GB/s; 0 when not available.
+    double bandwidth(CollectiveAlgorithm a, CollectiveProtocol p) const;
+    /// Empty when the choice can run; else one sentence saying why not and what is accepted.
+    std::string refusal(const CollectiveChoice& choice) const;
+    /// The cost of one algorithm and protocol (must be available).
+    CollectiveCost cost(double bytes, CollectiveAlgorithm a, CollectiveProtocol p) const;
+    /// The fastest available algorithm and protocol within `choice`, as NCCL picks it (minimum
+    /// time; ties go to the earlier algorithm and protocol in NCCL's order). Throws
+    /// std::invalid_argument with refusal(choice) when nothing can run.
+    CollectiveCost best(double bytes, const CollectiveChoice& choice = {}) const;
+    /// The algorithms this collective can use here, in NCCL's order (tree, ring, nvls, nvls_tree, p2p).
+    std::vector<CollectiveAlgorithm> algorithms() const;
+
+private:
+    void tune(const SystemSpec& system);
+    double bus_bandwidth(CollectiveAlgorithm a, CollectiveProtocol p) const;
+    double latency_us(CollectiveAlgorithm a, CollectiveProtocol p) const;
+    void tune_p2p(const SystemSpec& system);
+
+    CollectiveGroup m_group;
+    CollectiveOp m_op;
+    const NcclTuning& m_t;
+    GpuGeneration m_generation = GpuGeneration::hopper;
+    HostCpu m_host = HostCpu::intel;
+    bool m_nvls = false;
+    NcclGraph m_graph[5];
+    double m_latency_us[5][3] = {};
+    double m_bandwidth_GBps[5][3] = {};
+    std::uint32_t m_exec_channels = 0;
+};
+
+/// The one call the estimator makes per exchange: NCCL's choice (or `choice`) for `bytes`
+/// among `group`, with its time, algbw and busbw. A group of one GPU costs nothing. Throws
+/// std::invalid_argument when the choice cannot run (NVLS on a DGX A100, a tree all-gather).
+CollectiveCost collective_cost(const SystemSpec& system, const CollectiveGroup& group, CollectiveOp op, double bytes,
+                               const CollectiveChoice& choice = {});
+
+}  // namespace m2m::core

@@ -1,0 +1,78 @@
+// NCCL's own tuning figures (NVIDIA/nccl src/graph/tuning.cc and search.cc) for the collectives
+// Lesson 2 models, as published in two tags: the model's (2.30.7-1) and an older one (2.22.3-1)
+// that a published NCCL log was printed with.
+#pragma once
+
+#include <array>
+#include <span>
+#include <string_view>
+
+namespace m2m::core {
+
+/// The algorithms NCCL's cost model prices that this model keeps (NCCL's CollNet and PAT are
+/// left out: they need IB SHARP switches or one GPU per node; docs/rack_model.md says more).
+enum class CollectiveAlgorithm { tree, ring, nvls, nvls_tree, p2p };
+/// NCCL's protocols: LL (8-byte flag with every 8 bytes: low latency, half the wire), LL128
+/// (one 8-byte flag per 128-byte line), Simple (bulk copies with a fence: the full wire).
+enum class CollectiveProtocol { ll, ll128, simple };
+/// NCCL's compute-capability rows: the caps below are per GPU generation.
+enum class GpuGeneration { ampere, hopper, blackwell };
+/// The host CPU's maker: NCCL's network overhead (1 us Intel, 2 us AMD) and its LL cap across
+/// nodes depend on it.
+enum class HostCpu { intel, amd };
+
+/// One NCCL version's figures. Indexes: [algorithm] tree, ring, nvls, nvls_tree (NCCL's order
+/// without CollNet); [protocol] LL, LL128, Simple; [hardware] NVLink, PCI, network; [nodes] one
+/// node, two nodes, three or more; [generation] Volta, Ampere, Hopper, Blackwell.
+struct NcclTuning {
+    std::string_view version;               ///< "2.30.7-1"
+    double base_latency_us[4][3];           ///< baseLat / baseLatencies
+    double hop_latency_us[3][4][3];         ///< hwLat / hwLatencies
+    double ll_max_GBps[4][3];               ///< llMaxBws: row = generation on one node, 0 Intel / 1 AMD across nodes
+    double ring_ll128_per_channel_GBps[4][3];  ///< perChMaxRingLL128Bws
+    double tree_ll128_per_channel_GBps[4][3];  ///< perChMaxTreeLL128Bws
+    double tree_per_channel_GBps[4][3];        ///< perChMaxTreeBws
+    double nvls_tree_per_channel_GBps[4][3];   ///< perChMaxNVLSTreeBws (2.28.3+; 0 = no cap)
+    double nvls_efficiency[4];                 ///< nvlsEfficiency (2.28.3+)
+    /// 2.28.3+: NVLS bandwidth is bwIntra x efficiency x (C-1)/C (x2 for all-reduce), converted
+    /// to algbw with n/nsteps like the ring. Before: min(bwIntra, bwInter) (NVLS-tree: bwInter/2
+    /// on 3+ nodes), converted with 5/6.
+    bool nvls_efficiency_model = true;
+    /// Up to 2.22: a ring all-reduce across N nodes counts 2N network steps, not 2(N-1).
+    bool ring_two_n_network_steps = false;
+    /// Up to 2.22: ring LL128 keeps 0.7 of the wire, not 0.92, with one GPU per node.
+    bool ring_ll128_one_per_node_penalty = false;
+    /// 2.23+: with one GPU per node every network hop is priced as the tree's.
+    bool one_per_node_tree_latency = true;
+    /// 2.28+: on Blackwell with an x86 host the NVLS tree's bandwidth takes the tree correction too.
+    bool blackwell_nvls_tree_correction = true;
+};
+
+/// The version the model uses: NCCL 2.30.7-1 (tag 73cf1122), src/graph/tuning.cc lines 139-212.
+const NcclTuning& nccl_tuning();
+/// NCCL 2.22.3-1 (the figures NVIDIA/nccl issue #1453's log was printed with).
+const NcclTuning& nccl_tuning_2_22();
+
+/// treeCorrectionFactor[protocol][log2(bytes / 64)] (tuning.cc, "Trees are not perfectly
+/// sticking to the model for medium sizes"): the tree's bandwidth is multiplied by it for sizes
+/// 64 B to 256 MB (`columns` 23; the NVLS tree on Blackwell reads 24, to 512 MB). 1 outside.
+double nccl_tree_correction(CollectiveProtocol protocol, double bytes, int columns = 23);
+
+/// The per-channel speeds NCCL's topology search tries, fastest first (search.cc
+/// speedArrayIntra/Inter and their sm90/sm100 variants): inside one node, and across nodes.
+std::span<const double> nccl_intra_speeds(GpuGeneration g);
+std::span<const double> nccl_inter_speeds(GpuGeneration g);
+
+/// "ring", "tree", "nvls", "nvls_tree", "p2p": the names the command line prints.
+std::string_view collective_algorithm_name(CollectiveAlgorithm a);
+/// "ring", "tree", "NVLS", "NVLS tree", "point-to-point": what a reader sees.
+std::string_view collective_algorithm_label(CollectiveAlgorithm a);
+/// "ll", "ll128", "simple".
+std::string_view collective_protocol_name(CollectiveProtocol p);
+/// "LL", "LL128", "Simple".
+std::string_view collective_protocol_label(CollectiveProtocol p);
+
+inline constexpr std::array<CollectiveProtocol, 3> all_protocols = {CollectiveProtocol::ll, CollectiveProtocol::ll128,
+                                                                    CollectiveProtocol::simple};
+
+}  // namespace m2m::core

@@ -1,0 +1,151 @@
+// NCCL's tuning tables, copied as numbers (facts, with their file and tag) from NVIDIA/nccl:
+// src/graph/tuning.cc (latencies, bandwidth caps, tree correction) and src/graph/search.cc (the
+// per-channel speeds its topology search tries). A long table that reads as one thing.
+#include "m2m/core/rack/nccl_tuning.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace m2m::core {
+
+namespace {
+
+// NCCL 2.30.7-1 (tag v2.30.7-1, commit 73cf1122), tuning.cc lines 139-212.
+const NcclTuning v2_30 = {
+    "2.30.7-1",
+    // baseLatencies: Tree, Ring, NVLS, NVLS Tree (LL, LL128, Simple)
+    {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0, 0, 0}, {0, 0, 0}},
+    // hwLatencies [NVLink, PCI, NET][Tree, Ring, NVLS, NVLS Tree][LL, LL128, Simple]
+    {{{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}, {0, 0, 25}, {0, 0, 25}},
+     {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 0}, {0, 0, 0}},
+     {{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 18}, {0, 0, 20.9}}},
+    // llMaxBws: Volta-N1 / Intel-N2 / Intel-N4, Ampere / AMD, Hopper, Blackwell
+    {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}, {2 * 141.0, 2 * 45.0, 2 * 35.0}},
+    // perChMaxRingLL128Bws
+    {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {40.0, 40.0, 40.0}},
+    // perChMaxTreeLL128Bws
+    {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {55.6, 31.67, 20.0}},
+    // perChMaxTreeBws
+    {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}},
+    // perChMaxNVLSTreeBws
+    {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {0.0, 57.7, 45.5}, {0.0, 96.0, 80.0}},
+    // nvlsEfficiency
+    {0.0, 0.0, 0.85, 0.74},
+    true,
+    false,
+    false,
+    true,
+    true,
+};
+
+// NCCL 2.22.3-1 (tag v2.22.3-1), tuning.cc baseLat, hwLat, llMaxBws and perChMax*Bws. Blackwell
+// did not exist yet: its rows repeat Hopper's, as 2.22 would treat any sm90+ GPU.
+const NcclTuning v2_22 = {
+    "2.22.3-1",
+    {{6.8, 14.0, 0}, {6.6, 14.0, 8.4}, {0, 0, 0}, {0, 0, 0}},
+    {{{0.6, 1.25, 28}, {0.6, 1.9, 3.4}, {0, 0, 25}, {0, 0, 25}},
+     {{1.0, 1.9, 28}, {1.0, 2.5, 5.7}, {0, 0, 0}, {0, 0, 0}},
+     {{5.0, 8.5, 28}, {2.7, 4.0, 14.0}, {0, 0, 18}, {0, 0, 14}}},
+    {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}, {141.0, 45.0, 35.0}},
+    {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {36.7, 36.7, 36.7}},
+    {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {36.7, 36.7, 29.0}},
+    {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {38.7, 41.4, 36.0}},
+    {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}},
+    {0.0, 0.0, 0.0, 0.0},
+    false,
+    true,
+    true,
+    false,
+    false,
+};
+
+// treeCorrectionFactor (2.30.7-1 tuning.cc line 623; 2.22 has the first 23 columns, the same).
+constexpr double tree_correction[3][24] = {
+    {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0, 1.0},
+    {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0, 1.0},
+    {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9}};
+
+// search.cc (2.30.7-1) lines 1051-1064: speedArrayIntra/Inter (up to sm80), sm90 and sm100.
+constexpr double intra_sm80[] = {40.0, 30.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0, 7.0, 6.0, 5.0, 4.0, 3.0};
+constexpr double inter_sm80[] = {48.0, 30.0, 28.0, 24.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0,
+                                 7.0,  6.0,  5.0,  4.0,  3.0,  2.4,  1.2,  0.24, 0.12};
+constexpr double intra_sm90[] = {60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0};
+constexpr double inter_sm90[] = {48.0, 45.0, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5,
+                                 15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12};
+constexpr double intra_sm100[] = {90.0, 80.0, 70.0, 60.0, 50.0, 45.0, 40.0, 30.0, 24.0, 20.0, 19.0, 18.0};
+constexpr double inter_sm100[] = {96.0, 86.0, 80.0, 48.0, 45.1, 42.0, 40.0, 30.0, 24.0, 22.0,
+                                  20.0, 17.5, 15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12};
+
+}  // namespace
+
+const NcclTuning& nccl_tuning() { return v2_30; }
+const NcclTuning& nccl_tuning_2_22() { return v2_22; }
+
+double nccl_tree_correction(CollectiveProtocol protocol, double bytes, int columns) {
+    // NCCL: logSize = log2i(nBytes >> 6), applied for 0 <= logSize < 23.
+    const auto whole = static_cast<unsigned long long>(bytes);
+    if (whole < 64) return 1.0;
+    const int log_size = static_cast<int>(std::floor(std::log2(static_cast<double>(whole >> 6))));
+    if (log_size < 0 || log_size >= std::min(columns, 24)) return 1.0;
+    return tree_correction[static_cast<int>(protocol)][log_size];
+}
+
+std::span<const double> nccl_intra_speeds(GpuGeneration g) {
+    switch (g) {
+    case GpuGeneration::ampere: return intra_sm80;
+    case GpuGeneration::hopper: return intra_sm90;
+    case GpuGeneration::blackwell: return intra_sm100;
+    }
+    return intra_sm80;
+}
+
+std::span<const double> nccl_inter_speeds(GpuGeneration g) {
+    switch (g) {
+    case GpuGeneration::ampere: return inter_sm80;
+    case GpuGeneration::hopper: return inter_sm90;
+    case GpuGeneration::blackwell: return inter_sm100;
+    }
+    return inter_sm80;
+}
+
+std::string_view collective_algorithm_name(CollectiveAlgorithm a) {
+    switch (a) {
+    case CollectiveAlgorithm::tree: return "tree";
+    case CollectiveAlgorithm::ring: return "ring";
+    case CollectiveAlgorithm::nvls: return "nvls";
+    case CollectiveAlgorithm::nvls_tree: return "nvls_tree";
+    case CollectiveAlgorithm::p2p: return "p2p";
+    }
+    return "ring";
+}
+
+std::string_view collective_algorithm_label(CollectiveAlgorithm a) {
+    switch (a) {
+    case CollectiveAlgorithm::tree: return "tree";
+    case CollectiveAlgorithm::ring: return "ring";
+    case CollectiveAlgorithm::nvls: return "NVLS";
+    case CollectiveAlgorithm::nvls_tree: return "NVLS tree";
+    case CollectiveAlgorithm::p2p: return "point-to-point";
+    }
+    return "ring";
+}
+
+std::string_view collective_protocol_name(CollectiveProtocol p) {
+    switch (p) {
+    case CollectiveProtocol::ll: return "ll";
+    case CollectiveProtocol::ll128: return "ll128";
+    case CollectiveProtocol::simple: return "simple";
+    }
+    return "simple";
+}
+
+std::string_view collective_protocol_label(CollectiveProtocol p) {
+    switch (p) {
+    case CollectiveProtocol::ll: return "LL";
+    case CollectiveProtocol::ll128: return "LL128";
+    case CollectiveProtocol::simple: return "Simple";
+    }
+    return "Simple";
+}
+
+}  // namespace m2m::core
