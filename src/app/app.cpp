@@ -54,6 +54,7 @@ struct App {
     std::string settings_dir;
     bool keep_settings = false;  // interactive runs only: tests and screenshots leave them alone
     GLFWwindow* window = nullptr;
+    lessons::Context shared;  // what every lesson shares (the run log); outlives them
     std::vector<std::unique_ptr<lessons::Lesson>> lessons;
     std::vector<bool> intro_hidden;
     std::size_t current = 0;
@@ -446,7 +447,7 @@ double peak_rss_mb() {
 }
 
 void configure_lessons(App& app) {
-    app.lessons = lessons::make_lessons();
+    app.lessons = lessons::make_lessons(app.shared);
     app.intro_hidden.assign(app.lessons.size(), false);
     const Options& o = app.options;
     for (auto& lesson : app.lessons) {

@@ -12,12 +12,12 @@ namespace {
 
 struct Entry {
     const char* id;  // must equal the panel's id()
-    std::unique_ptr<Lesson> (*make)();
+    std::unique_ptr<Lesson> (*make)(Context&);
 };
 
 template <class Panel>
-std::unique_ptr<Lesson> make() {
-    return std::make_unique<Panel>();
+std::unique_ptr<Lesson> make(Context& ctx) {
+    return std::make_unique<Panel>(ctx);
 }
 
 // Panels are only built when the app starts, never to list the ids (Lesson 3 trains a network).
@@ -30,9 +30,9 @@ const Entry entries[] = {
 
 }  // namespace
 
-std::vector<std::unique_ptr<Lesson>> make_lessons() {
+std::vector<std::unique_ptr<Lesson>> make_lessons(Context& ctx) {
     std::vector<std::unique_ptr<Lesson>> out;
-    for (const Entry& e : entries) out.push_back(e.make());
+    for (const Entry& e : entries) out.push_back(e.make(ctx));
     return out;
 }
 

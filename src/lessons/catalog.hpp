@@ -12,7 +12,7 @@ namespace m2m::lessons {
 /// Lesson ids accepted by --lesson, in order.
 std::vector<std::string> lesson_ids();
 
-/// One panel per lesson, in order.
-std::vector<std::unique_ptr<Lesson>> make_lessons();
+/// One panel per lesson, in order, each sharing `ctx` (which must outlive them).
+std::vector<std::unique_ptr<Lesson>> make_lessons(Context& ctx);
 
 }  // namespace m2m::lessons

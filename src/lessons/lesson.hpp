@@ -6,15 +6,21 @@
 #include <string>
 #include <string_view>
 
+#include "lessons/context.hpp"
 #include "ui/playback.hpp"
 
 namespace m2m::lessons {
 
 /// A panel owns its parameters, the result it last got from the core and a playback cursor.
-/// When a parameter changes it asks the core again; every frame it only draws.
+/// When a parameter changes it asks the core again; every frame it only draws. What it shares
+/// with the other lessons (the run log) it reaches through the app's Context, given when it
+/// is built.
 class Lesson {
 public:
+    explicit Lesson(Context& ctx) : m_ctx(ctx) {}
     virtual ~Lesson() = default;
+    Lesson(const Lesson&) = delete;
+    Lesson& operator=(const Lesson&) = delete;
     virtual std::string_view id() const = 0;     ///< "layers", "rack", "split", "explain"
     virtual std::string_view title() const = 0;  ///< shown on the lesson tab
     /// Draws the whole panel into the current ImGui window; `dt_s` moves the cursor.
@@ -36,6 +42,9 @@ public:
     }
     /// The current timeline as CSV (a header line, then one row per task); empty if none.
     virtual std::string timeline_csv() const { return {}; }
+
+protected:
+    Context& m_ctx;  ///< the app's (or a test's): outlives every lesson built with it
 };
 
 }  // namespace m2m::lessons

@@ -20,13 +20,8 @@ void RunLog::clear() {
     ++m_revision;
 }
 
-RunLog& run_log() {
-    static RunLog log;
-    return log;
-}
-
-void record_layer_run(const core::LayerRunSetup& setup, const core::LayerRunResult& result) {
-    run_log().record(core::layer_run_fact(setup, result));
+void record_layer_run(RunLog& log, const core::LayerRunSetup& setup, const core::LayerRunResult& result) {
+    log.record(core::layer_run_fact(setup, result));
 }
 
 }  // namespace m2m::lessons

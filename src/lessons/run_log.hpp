@@ -9,7 +9,8 @@
 
 namespace m2m::lessons {
 
-/// An append-only record of run facts (newest last), shared by the panels of one app.
+/// An append-only record of run facts (newest last), shared by the panels of one app (its
+/// lessons::Context holds it).
 /// A panel may report the same finished run every frame; a repeat of the latest fact of the
 /// same kind is ignored, so the record grows only when something new happened.
 class RunLog {
@@ -28,13 +29,8 @@ private:
     std::uint64_t m_revision = 0;
 };
 
-/// The record the app's panels share. Panels append to it:
-///   Lesson 1: record_layer_run(setup, result) when its playback reaches the end of a run;
-///   Lesson 2: run_log().record(core::TransferFact{link, bytes, time_s, relative_time});
-///   Lesson 3: run_log().record(core::SplitFact{strategy_label, gpus, exchanged_bytes}).
-RunLog& run_log();
-
-/// Lesson 1's one call: records the run of `setup` (cheap enough to call every frame at the end).
-void record_layer_run(const core::LayerRunSetup& setup, const core::LayerRunResult& result);
+/// Lesson 1's one call: records the run of `setup` in `log` (cheap enough to call every frame
+/// at the end). Lesson 2 records a core::TransferFact, Lesson 3 a core::SplitFact.
+void record_layer_run(RunLog& log, const core::LayerRunSetup& setup, const core::LayerRunResult& result);
 
 }  // namespace m2m::lessons

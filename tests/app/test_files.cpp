@@ -150,7 +150,8 @@ TEST_CASE("a full disk while saving leaves the previous file whole") {
 }
 
 TEST_CASE("a Lesson 1 scenario round-trips through its file") {
-    lessons::LayerRunPanel panel;
+    lessons::Context ctx;
+    lessons::LayerRunPanel panel(ctx);
     core::LayerRunSetup s = panel.setup();
     s.network.widths = {8, 256, 256, 4};
     s.mode = core::TimingMode::hardware;
@@ -159,7 +160,7 @@ TEST_CASE("a Lesson 1 scenario round-trips through its file") {
     panel.apply(s);
     const std::string text = app::scenario_json({"layers", panel.save_state()});
     const app::Scenario back = app::parse_scenario(text);
-    lessons::LayerRunPanel other;
+    lessons::LayerRunPanel other(ctx);
     other.load_state(back.state);
     CHECK(other.setup().network.widths == s.network.widths);
     CHECK(other.setup().mode == core::TimingMode::hardware);
@@ -190,7 +191,8 @@ TEST_CASE("an invalid scenario names the problem and the lesson keeps its state"
     };
     for (const auto& [state, reason] : bad_states) {
         INFO(state);
-        lessons::LayerRunPanel panel;
+        lessons::Context ctx;
+        lessons::LayerRunPanel panel(ctx);
         const auto before = panel.save_state();
         CHECK_THROWS_WITH(panel.load_state(nlohmann::json::parse(state)), Catch::Contains(reason));
         CHECK(panel.save_state() == before);

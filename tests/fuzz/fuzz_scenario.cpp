@@ -12,7 +12,8 @@
 namespace {
 
 struct Lessons {
-    std::vector<std::unique_ptr<m2m::lessons::Lesson>> panels = m2m::lessons::make_lessons();
+    m2m::lessons::Context ctx;  // what the app would share with its lessons
+    std::vector<std::unique_ptr<m2m::lessons::Lesson>> panels = m2m::lessons::make_lessons(ctx);
     std::vector<nlohmann::json> initial;  // each panel's state when the app opens
     Lessons() {
         for (const auto& p : panels) initial.push_back(p->save_state());

@@ -34,7 +34,7 @@ void Headless::collect_glyph_corners() {
                     m_glyph_corners.emplace(uv_key(uv), static_cast<ImWchar>(g.Codepoint));
 }
 
-Headless::Headless(float width, float height, float scale) : m_ctx(ImGui::CreateContext()) {
+Headless::Headless(float width, float height, float scale) : m_imgui(ImGui::CreateContext()) {
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(width, height);
     io.IniFilename = nullptr;
@@ -46,7 +46,7 @@ Headless::Headless(float width, float height, float scale) : m_ctx(ImGui::Create
     collect_glyph_corners();
 }
 
-Headless::~Headless() { ImGui::DestroyContext(m_ctx); }
+Headless::~Headless() { ImGui::DestroyContext(m_imgui); }
 
 void Headless::frame(const std::function<void()>& body, float dt_s) {
     ImGuiIO& io = ImGui::GetIO();

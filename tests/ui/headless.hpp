@@ -1,5 +1,6 @@
 // ImGui without a window, as ImPlot's CI does it: a context, a display size, a built font
-// atlas, and frames run on demand. Panels are tested by what they report.
+// atlas, and frames run on demand. Panels are tested by what they report. The fixture owns what
+// the app would share with its lessons (a lessons::Context), so no test sees another's.
 #pragma once
 
 #include <imgui.h>
@@ -10,6 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "lessons/context.hpp"
+
 namespace m2m::test {
 
 class Headless {
@@ -18,6 +21,9 @@ public:
     ~Headless();
     Headless(const Headless&) = delete;
     Headless& operator=(const Headless&) = delete;
+
+    /// What the app would hand its lessons: build a panel with it, read its run log.
+    lessons::Context& context() { return m_ctx; }
 
     /// One frame: `body` runs inside a full-screen window, as the app's lesson area does.
     void frame(const std::function<void()>& body, float dt_s = 1.0f / 60.0f);
@@ -49,7 +55,8 @@ private:
     void find_clipped();
     void collect_glyph_corners();
 
-    ImGuiContext* m_ctx;
+    ImGuiContext* m_imgui;
+    lessons::Context m_ctx;
     float m_overflow = 0;
     ImVec2 m_worst{0, 0};
     std::vector<Clipped> m_clipped;

@@ -32,9 +32,8 @@ void play_to_end(test::Headless& ui, Panel& panel) {
 
 TEST_CASE("a guess of InfiniBand before a send to another node is revealed once the send has played") {
     test::Headless ui;
-    lessons::run_log().clear();
     ui::forget_noted_items();
-    RackPanel panel;
+    RackPanel panel(ui.context());
     panel.pick(RackPanel::Pick::other_node);
     panel.set_guess(core::SendGuess{core::LinkType::infiniband, 20});
     ui.frame([&] { panel.draw(1.0f / 60.0f); });
@@ -55,14 +54,12 @@ TEST_CASE("a guess of InfiniBand before a send to another node is revealed once 
                             core::format_ratio(panel.transfer().relative_time) + ": your guess was " +
                             core::format_ratio(20 / panel.transfer().relative_time) + " too high.");
     CHECK(ui::noted_rect("rack_reveal"));  // shown in the scene, under the time split
-    lessons::run_log().clear();
 }
 
 TEST_CASE("a finished send is recorded once for Explain it back, which then tells it") {
     test::Headless ui;
-    lessons::RunLog& log = lessons::run_log();
-    log.clear();
-    RackPanel panel;
+    lessons::RunLog& log = ui.context().run_log;
+    RackPanel panel(ui.context());
     panel.pick(RackPanel::Pick::other_node);
     ui.frame([&] { panel.draw(1.0f / 60.0f); });
     CHECK(log.facts().empty());  // nothing sent yet
@@ -79,7 +76,7 @@ TEST_CASE("a finished send is recorded once for Explain it back, which then tell
     CHECK(fact.time_s == panel.transfer().time_s);
     CHECK(fact.relative_time == panel.transfer().relative_time);
 
-    lessons::ExplainPanel explain;  // the shared log, as in the app
+    lessons::ExplainPanel explain(ui.context());  // the shared log, as in the app
     REQUIRE(explain.run_sentences().size() == 1);
     CHECK(explain.run_sentences()[0] == "In your Lesson 2 run a 1 GB tensor sent over InfiniBand took " +
                                             core::format_seconds(fact.time_s) + ", " +
@@ -87,13 +84,11 @@ TEST_CASE("a finished send is recorded once for Explain it back, which then tell
                                             " as long as the same send between two GPUs of one node.");
     ui.frame([&] { explain.draw(0.016f); });
     CHECK_THAT(explain.status(), Catch::EndsWith("facts=1"));
-    log.clear();
 }
 
 TEST_CASE("without a guess Lesson 2 reveals nothing, and an all-reduce is not a send") {
     test::Headless ui;
-    lessons::run_log().clear();
-    RackPanel panel;
+    RackPanel panel(ui.context());
     panel.send();
     play_to_end(ui, panel);
     CHECK(panel.reveal().lines.empty());
@@ -102,14 +97,12 @@ TEST_CASE("without a guess Lesson 2 reveals nothing, and an all-reduce is not a 
     panel.playback().play();
     play_to_end(ui, panel);
     CHECK_FALSE(panel.send_finished());
-    CHECK(lessons::run_log().facts().size() == 1);  // the send inside the node only
-    lessons::run_log().clear();
+    CHECK(ui.context().run_log.facts().size() == 1);  // the send inside the node only
 }
 
 TEST_CASE("a guess of tensor parallel on 2 GPUs is revealed after the step with every strategy's bytes") {
     test::Headless ui;
-    lessons::run_log().clear();
-    SplitPanel panel;
+    SplitPanel panel(ui.context());
     REQUIRE(panel.setup().gpus == 2);
     const auto& bytes = panel.strategy_bytes();
     REQUIRE(bytes.size() == 3);
@@ -132,19 +125,17 @@ TEST_CASE("a guess of tensor parallel on 2 GPUs is revealed after the step with 
 
     panel.set_guess(core::Strategy::pipeline);
     CHECK(panel.reveal_lines()[0] == "You guessed pipeline parallel; tensor parallel exchanges the most.");
-    lessons::run_log().clear();
 }
 
 TEST_CASE("finished steps of two splits are recorded, and Explain it back compares them") {
     test::Headless ui;
-    lessons::RunLog& log = lessons::run_log();
-    log.clear();
-    SplitPanel panel;
+    lessons::RunLog& log = ui.context().run_log;
+    SplitPanel panel(ui.context());
     panel.playback().play();
     play_to_end(ui, panel);
     REQUIRE(log.facts().size() == 1);
     CHECK(std::get<core::SplitFact>(log.facts()[0]) == core::SplitFact{"data parallel", 2, 14'560});
-    lessons::ExplainPanel explain;
+    lessons::ExplainPanel explain(ui.context());
     REQUIRE(explain.run_sentences().size() == 1);
     CHECK(explain.run_sentences()[0] == "In your Lesson 3 run, data parallel on 2 GPUs exchanged 14.6 KB per training step.");
 
@@ -157,5 +148,4 @@ TEST_CASE("finished steps of two splits are recorded, and Explain it back compar
     REQUIRE(explain.run_sentences().size() == 1);
     CHECK(explain.run_sentences()[0] == "Of the splits you tried in Lesson 3, tensor parallel on 2 GPUs exchanged the most "
                                         "per training step (34.6 KB), data parallel on 2 GPUs the least (14.6 KB).");
-    log.clear();
 }

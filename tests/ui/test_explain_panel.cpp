@@ -20,8 +20,7 @@ const char* partial_answer =
 
 TEST_CASE("the explain panel opens empty and unsubmitted") {
     test::Headless ui;
-    lessons::RunLog log;
-    lessons::ExplainPanel panel(log);
+    lessons::ExplainPanel panel(ui.context());
     ui.frame([&] { panel.draw(0.016f); });
     CHECK(panel.id() == "explain");
     CHECK_FALSE(panel.submitted());
@@ -31,8 +30,7 @@ TEST_CASE("the explain panel opens empty and unsubmitted") {
 
 TEST_CASE("typing an answer and pressing Submit reports the checklist") {
     test::Headless ui;
-    lessons::RunLog log;
-    lessons::ExplainPanel panel(log);
+    lessons::ExplainPanel panel(ui.context());
     panel.set_answer(partial_answer);
     ui.frame([&] { panel.draw(0.016f); });
     CHECK_FALSE(panel.submitted());
@@ -57,8 +55,8 @@ TEST_CASE("typing an answer and pressing Submit reports the checklist") {
 }
 
 TEST_CASE("a misconception and the model answer show in the status") {
-    lessons::RunLog log;
-    lessons::ExplainPanel panel(log);
+    lessons::Context ctx;
+    lessons::ExplainPanel panel(ctx);
     panel.set_answer("GPU cores are faster than CPU cores.");
     panel.submit();
     panel.show_model_answer(true);
@@ -67,10 +65,9 @@ TEST_CASE("a misconception and the model answer show in the status") {
 
 TEST_CASE("a finished Lesson 1 run shows up as a fact, once") {
     test::Headless ui;
-    lessons::RunLog& log = lessons::run_log();
-    log.clear();
-    lessons::LayerRunPanel layers;
-    lessons::ExplainPanel panel;  // the shared log, as in the app
+    lessons::RunLog& log = ui.context().run_log;
+    lessons::LayerRunPanel layers(ui.context());
+    lessons::ExplainPanel panel(ui.context());  // the shared log, as in the app
     CHECK(panel.run_sentences().empty());
     layers.playback().play();
     for (int i = 0; i < 60 * 20; ++i) ui.frame([&] { layers.draw(1.0f / 60.0f); }, 1.0f / 60.0f);
@@ -82,7 +79,6 @@ TEST_CASE("a finished Lesson 1 run shows up as a fact, once") {
                                       "CPU (lesson timing, 1 CPU core against 6 GPU cores).");
     ui.frame([&] { panel.draw(0.016f); });
     CHECK_THAT(panel.status(), Catch::EndsWith("facts=1"));
-    log.clear();
 }
 
 TEST_CASE("the run log ignores repeats and keeps the newest facts") {
@@ -101,12 +97,12 @@ TEST_CASE("the run log ignores repeats and keeps the newest facts") {
 }
 
 TEST_CASE("the explain panel saves and restores its answer, and refuses a bad state whole") {
-    lessons::RunLog log;
-    lessons::ExplainPanel panel(log);
+    lessons::Context ctx;
+    lessons::ExplainPanel panel(ctx);
     panel.set_answer("dot products");
     panel.show_model_answer(true);
     const auto saved = panel.save_state();
-    lessons::ExplainPanel other(log);
+    lessons::ExplainPanel other(ctx);
     other.load_state(saved);
     CHECK(other.answer() == "dot products");
     CHECK(other.model_answer_shown());
@@ -124,10 +120,10 @@ TEST_CASE("the explain panel saves and restores its answer, and refuses a bad st
 
 TEST_CASE("nothing leaves the window at 1024x768 and scale 1.5, before and after Submit") {
     test::Headless ui(1024, 768, 1.5f);
-    lessons::RunLog log;
+    lessons::RunLog& log = ui.context().run_log;
     log.record(core::LayerRunFact{{4, 512, 512, 3}, false, "", "", 1, 512, 341.0});
     log.record(core::TransferFact{"InfiniBand", 1e9, 20.8e-3, 9.0});
-    lessons::ExplainPanel panel(log);
+    lessons::ExplainPanel panel(ui.context());
     ui.frame([&] { panel.draw(0.016f); });
     ui.frame([&] { panel.draw(0.016f); });
     CHECK(ui.worst_overflow() <= 2.0f);
@@ -155,8 +151,7 @@ TEST_CASE("nothing leaves the window at 1024x768 and scale 1.5, before and after
 TEST_CASE("nothing leaves the window at 1280x720 and 1920x1080") {
     for (auto [w, h, s] : {std::tuple{1280.0f, 720.0f, 1.0f}, {1920.0f, 1080.0f, 1.0f}, {1280.0f, 720.0f, 1.5f}}) {
         test::Headless ui(w, h, s);
-        lessons::RunLog log;
-        lessons::ExplainPanel panel(log);
+        lessons::ExplainPanel panel(ui.context());
         panel.set_answer(partial_answer);
         panel.submit();
         panel.show_model_answer(true);

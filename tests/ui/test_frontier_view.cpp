@@ -220,7 +220,8 @@ TEST_CASE("frames only draw: the core is asked once per change, never per frame"
 }
 
 TEST_CASE("a saved Lesson 3 state keeps the frontier tab's settings, and a bad one changes nothing") {
-    lessons::SplitPanel panel;
+    lessons::Context ctx;
+    lessons::SplitPanel panel(ctx);
     nlohmann::json state = panel.save_state();
     state["frontier"] = {{"model", "llama3-405b"}, {"gpu", "h100"}, {"gpus", 8192}, {"tp", 8},   {"pp", 16},
                          {"dp", 64},               {"micro_batch", 1}, {"global_batch", 2048}, {"schedule", "interleaved"},
@@ -230,7 +231,7 @@ TEST_CASE("a saved Lesson 3 state keeps the frontier tab's settings, and a bad o
     CHECK(saved["frontier"]["model"] == "llama3-405b");
     CHECK(saved["frontier"]["schedule"] == "interleaved");
     CHECK(saved["frontier"]["open"] == true);
-    lessons::SplitPanel other;
+    lessons::SplitPanel other(ctx);
     other.load_state(saved);
     CHECK(other.save_state() == saved);
     CHECK(other.status() == panel.status());
@@ -267,7 +268,7 @@ TEST_CASE("the frontier tab fits the window at 1920x1080, 1280x720, 1280x560 and
     };
     for (Size size : {Size{1920, 1080, 1}, Size{1280, 720, 1}, Size{1280, 560, 1}, Size{1024, 768, 1.5f}}) {
         test::Headless ui(size.w, size.h, size.scale);
-        lessons::SplitPanel panel;
+        lessons::SplitPanel panel(ui.context());
         const nlohmann::json base = panel.save_state();
         for (const Case& c : cases) {
             nlohmann::json state = base;

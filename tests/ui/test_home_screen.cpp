@@ -15,8 +15,9 @@ using namespace m2m;
 namespace {
 
 std::vector<ui::HomeEntry> catalog_entries() {
+    lessons::Context ctx;
     std::vector<ui::HomeEntry> out;
-    for (const auto& lesson : lessons::make_lessons())
+    for (const auto& lesson : lessons::make_lessons(ctx))
         out.push_back({std::string(lesson->id()), std::string(lesson->title()), std::string(lesson->summary())});
     return out;
 }

@@ -8,7 +8,7 @@ using namespace m2m;
 
 TEST_CASE("the Lesson 1 panel opens on the lesson's network and figures") {
     test::Headless ui;
-    lessons::LayerRunPanel panel;
+    lessons::LayerRunPanel panel(ui.context());
     ui.frame([&] { panel.draw(0.016f); });
     CHECK(panel.result().neurons == 15);
     CHECK(panel.result().parameters == 93);
@@ -19,7 +19,7 @@ TEST_CASE("the Lesson 1 panel opens on the lesson's network and figures") {
 
 TEST_CASE("Run plays both machines on one clock until the slower one is done") {
     test::Headless ui;
-    lessons::LayerRunPanel panel;
+    lessons::LayerRunPanel panel(ui.context());
     panel.playback().play();
     // 1 s of frames: the GPU (3 ticks) takes 3 s at 1x, so the cursor is at 1 tick.
     for (int i = 0; i < 60; ++i) ui.frame([&] { panel.draw(1.0f / 60.0f); }, 1.0f / 60.0f);
@@ -34,7 +34,8 @@ TEST_CASE("Run plays both machines on one clock until the slower one is done") {
 }
 
 TEST_CASE("a layer lights all at once on the GPU and one neuron at a time on the CPU") {
-    lessons::LayerRunPanel panel;
+    lessons::Context ctx;
+    lessons::LayerRunPanel panel(ctx);
     const auto gpu = panel.frame_of(panel.result().gpu, 0.5, true);
     CHECK(gpu.network.active[1] == 6);
     CHECK(gpu.network.active[2] == 0);
@@ -45,7 +46,8 @@ TEST_CASE("a layer lights all at once on the GPU and one neuron at a time on the
 }
 
 TEST_CASE("Step, Reset and speed work during a run") {
-    lessons::LayerRunPanel panel;
+    lessons::Context ctx;
+    lessons::LayerRunPanel panel(ctx);
     auto& pb = panel.playback();
     pb.play();
     pb.advance(0.5);
@@ -64,7 +66,7 @@ TEST_CASE("Step, Reset and speed work during a run") {
 
 TEST_CASE("widening the layers updates the figures live, and the gap grows") {
     test::Headless ui;
-    lessons::LayerRunPanel panel;
+    lessons::LayerRunPanel panel(ui.context());
     core::LayerRunSetup s = panel.setup();
     s.network.widths = {4, 512, 512, 3};
     s.gpu_cores = 512;
@@ -76,7 +78,7 @@ TEST_CASE("widening the layers updates the figures live, and the gap grows") {
 
 TEST_CASE("the widest network draws in summary and nothing leaves the window") {
     test::Headless ui;
-    lessons::LayerRunPanel panel;
+    lessons::LayerRunPanel panel(ui.context());
     core::LayerRunSetup s = panel.setup();
     s.network.widths.assign(core::max_hidden_layers + 2, core::max_layer_width);
     s.mode = core::TimingMode::hardware;
@@ -95,7 +97,8 @@ TEST_CASE("the widest network draws in summary and nothing leaves the window") {
 }
 
 TEST_CASE("a bad setup is refused and the panel keeps its state") {
-    lessons::LayerRunPanel panel;
+    lessons::Context ctx;
+    lessons::LayerRunPanel panel(ctx);
     core::LayerRunSetup bad = panel.setup();
     bad.network.widths = {4, 0, 3};
     CHECK_THROWS_AS(panel.apply(bad), std::invalid_argument);

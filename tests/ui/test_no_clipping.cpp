@@ -66,8 +66,7 @@ TEST_CASE("no text is clipped in any lesson at 1024x768 and scale 1.5") {
     // ImGui counts a multiline text box's content one frame padding past the box's edge; the box
     // scrolls its own text, and Explain it back wraps the answer to the box's width.
     ui.ignore_window("##answer");
-    lessons::run_log().clear();
-    auto lessons = lessons::make_lessons();
+    auto lessons = lessons::make_lessons(ui.context());
     auto check = [&](const std::string& what) {
         INFO(what << ": " << ui.clipped_text());
         CHECK(ui.clipped().empty());
@@ -123,5 +122,4 @@ TEST_CASE("no text is clipped in any lesson at 1024x768 and scale 1.5") {
             check("split, 3D parallel on 8 GPUs in two nodes");
         }
     }
-    lessons::run_log().clear();
 }

@@ -29,7 +29,7 @@ void run_frames(test::Headless& ui, RackPanel& panel, int frames, float dt = 1.0
 
 TEST_CASE("the Lesson 2 panel opens on a send inside one node over NVLink") {
     test::Headless ui;
-    RackPanel panel;
+    RackPanel panel(ui.context());
     ui.frame([&] { panel.draw(0.016f); });
     CHECK(panel.cluster().gpu_count() == 128);
     CHECK(panel.cluster().node_of(panel.from()) == panel.cluster().node_of(panel.to()));
@@ -43,7 +43,7 @@ TEST_CASE("the Lesson 2 panel opens on a send inside one node over NVLink") {
 
 TEST_CASE("a send to another node crosses InfiniBand, and takes longer than the same send inside a node") {
     test::Headless ui;
-    RackPanel panel;
+    RackPanel panel(ui.context());
     panel.pick(RackPanel::Pick::other_node);
     ui.frame([&] { panel.draw(0.016f); });
     CHECK(panel.transfer().run.route.type == core::LinkType::infiniband);
@@ -61,7 +61,7 @@ TEST_CASE("a send to another node crosses InfiniBand, and takes longer than the 
 
 TEST_CASE("clicking two GPUs in the drawing picks the sender, then the receiver") {
     test::Headless ui;
-    RackPanel panel;
+    RackPanel panel(ui.context());
     panel.click_gpu(3);
     CHECK(panel.from() == 3);
     CHECK(panel.picking_receiver());
@@ -77,14 +77,15 @@ TEST_CASE("clicking two GPUs in the drawing picks the sender, then the receiver"
 
 TEST_CASE("every GPU of the drawing is a button the window tests can find") {
     test::Headless ui;
-    RackPanel panel;
+    RackPanel panel(ui.context());
     run_frames(ui, panel, 2);
     const std::string items = ui::noted_items();
     CHECK_THAT(items, Catch::Contains("gpu_0 ") && Catch::Contains("gpu_127 ") && Catch::Contains("send_button "));
 }
 
 TEST_CASE("a small tensor is latency-bound and a large one bandwidth-bound") {
-    RackPanel panel;
+    lessons::Context ctx;
+    RackPanel panel(ctx);
     panel.pick(RackPanel::Pick::other_node);
     panel.set_bytes(1e3);
     CHECK(panel.transfer_story().latency_bound);
@@ -99,7 +100,7 @@ TEST_CASE("a small tensor is latency-bound and a large one bandwidth-bound") {
 
 TEST_CASE("Send plays the tensor: the NVLink send in about 1.5 s, the InfiniBand one several times longer") {
     test::Headless ui;
-    RackPanel panel;
+    RackPanel panel(ui.context());
     auto seconds_to_finish = [&] {
         panel.send();
         int frames = 0;
@@ -120,7 +121,7 @@ TEST_CASE("Send plays the tensor: the NVLink send in about 1.5 s, the InfiniBand
 
 TEST_CASE("the tensor lights each link as it crosses it and fills the receiver at the end") {
     test::Headless ui;
-    RackPanel panel;
+    RackPanel panel(ui.context());
     panel.pick(RackPanel::Pick::other_rack);
     panel.set_bytes(1e3);  // latency-bound: the head visibly crawls from hop to hop
     ui.frame([&] { panel.draw(0.016f); });
@@ -149,7 +150,7 @@ TEST_CASE("the tensor lights each link as it crosses it and fills the receiver a
 
 TEST_CASE("a 64-GPU all-reduce goes around the ring step by step, held back by InfiniBand") {
     test::Headless ui;
-    RackPanel panel;
+    RackPanel panel(ui.context());
     panel.set_mode(RackPanel::Mode::all_reduce);
     panel.set_group(8);
     const double one_node_busbw = panel.collective().busbw_GBps;
@@ -182,7 +183,8 @@ TEST_CASE("a 64-GPU all-reduce goes around the ring step by step, held back by I
 }
 
 TEST_CASE("one ring per NIC spreads the traffic over every NIC, and the panel says what one ring leaves out") {
-    RackPanel panel;
+    lessons::Context ctx;
+    RackPanel panel(ctx);
     panel.set_mode(RackPanel::Mode::all_reduce);
     panel.set_group(16);
     const double one_ring = panel.collective().busbw_GBps;
@@ -202,7 +204,8 @@ TEST_CASE("the panel's words come from the core: sizes, rates, ratios and the tw
     CHECK(core::format_ratio(7.72) == "7.7\xc3\x97");
     CHECK(core::format_ratio(1.0) == "1\xc3\x97");
     CHECK(core::format_ratio(12.4) == "12\xc3\x97");
-    RackPanel panel;
+    lessons::Context ctx;
+    RackPanel panel(ctx);
     const std::string note = core::nvlink_direction_note(panel.cluster().system());
     CHECK_THAT(note, Catch::Contains("900 GB/s") && Catch::Contains("both directions") && Catch::Contains("450 GB/s"));
     panel.set_hardware("a100");
@@ -211,13 +214,14 @@ TEST_CASE("the panel's words come from the core: sizes, rates, ratios and the tw
 }
 
 TEST_CASE("a scenario restores the whole set-up, and a bad one changes nothing") {
-    RackPanel panel;
+    lessons::Context ctx;
+    RackPanel panel(ctx);
     panel.load_state({{"hardware", "b200"}, {"mode", "allreduce"}, {"group", 16}, {"ring_per_nic", true}, {"from", 3}, {"to", 70}});
     CHECK(panel.mode() == RackPanel::Mode::all_reduce);
     CHECK(panel.collective().gpus == 16);
     CHECK(panel.collective().rings == 8);
     CHECK(panel.from() == 3);
-    RackPanel copy;
+    RackPanel copy(ctx);
     copy.load_state(panel.save_state());
     CHECK(copy.status() == panel.status());
     const std::string before = panel.status();
@@ -232,7 +236,7 @@ TEST_CASE("a scenario restores the whole set-up, and a bad one changes nothing")
 TEST_CASE("every system preset switches the wires and nothing leaves the window at 1280x720 or 1920x1080") {
     for (auto [w, h] : {std::pair{1280.0f, 720.0f}, std::pair{1920.0f, 1080.0f}}) {
         test::Headless ui(w, h);
-        RackPanel panel;
+        RackPanel panel(ui.context());
         for (const char* id : {"a100", "h100", "b200"}) {
             panel.set_hardware(id);
             panel.pick(RackPanel::Pick::other_rack);

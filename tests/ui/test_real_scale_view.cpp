@@ -170,7 +170,8 @@ TEST_CASE("a setting the view does not offer is refused and the view keeps its s
 }
 
 TEST_CASE("Lesson 1's scenario keeps the real scale tab, open, and a bad one changes nothing") {
-    lessons::LayerRunPanel panel;
+    lessons::Context ctx;
+    lessons::LayerRunPanel panel(ctx);
     nlohmann::json state = panel.save_state();
     state["real_scale"] = {{"model", "llama3-405b"}, {"gpu", "h100"}, {"tokens", 15.6e12}, {"cluster_gpus", 16384}, {"open", true}};
     panel.load_state(state);
@@ -198,7 +199,7 @@ TEST_CASE("the real scale tab fits the window at 1920x1080, 1280x720, 1280x560 a
     };
     for (Size size : {Size{1920, 1080, 1}, Size{1280, 720, 1}, Size{1280, 560, 1}, Size{1024, 768, 1.5f}}) {
         test::Headless ui(size.w, size.h, size.scale);
-        lessons::LayerRunPanel panel;
+        lessons::LayerRunPanel panel(ui.context());
         nlohmann::json state = panel.save_state();
         state["real_scale"]["open"] = true;
         panel.load_state(state);
@@ -218,7 +219,7 @@ TEST_CASE("the real scale tab fits the window at 1920x1080, 1280x720, 1280x560 a
 
 TEST_CASE("clicking the Real scale tab opens it, and the lesson's tab brings the network back") {
     test::Headless ui(1280, 720);
-    lessons::LayerRunPanel panel;
+    lessons::LayerRunPanel panel(ui.context());
     frames(ui, panel, 2);
     ImGuiIO& io = ImGui::GetIO();
     auto click = [&](const char* item) {

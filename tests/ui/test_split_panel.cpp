@@ -58,7 +58,7 @@ core::SplitSetup with(const lessons::SplitPanel& panel, core::Strategy s, int gp
 
 TEST_CASE("the Lesson 3 panel opens on two data-parallel GPUs, each holding the whole network") {
     test::Headless ui;
-    lessons::SplitPanel panel;
+    lessons::SplitPanel panel(ui.context());
     ui.frame([&] { panel.draw(0.016f); });
     CHECK(panel.setup().strategy == core::Strategy::data);
     CHECK(panel.result().gpus.size() == 2);
@@ -73,7 +73,7 @@ TEST_CASE("the Lesson 3 panel opens on two data-parallel GPUs, each holding the 
 
 TEST_CASE("switching to tensor parallel gives each GPU its own slice of every layer") {
     test::Headless ui;
-    lessons::SplitPanel panel;
+    lessons::SplitPanel panel(ui.context());
     panel.choose_strategy(core::Strategy::tensor);
     ui.frame([&] { panel.draw(0.016f); });
     CHECK_THAT(panel.status(), Catch::Contains("strategy=tensor gpus=2"));
@@ -97,7 +97,7 @@ TEST_CASE("switching to tensor parallel gives each GPU its own slice of every la
 
 TEST_CASE("pipeline parallel holds whole layers and shows its bubble as idle bars") {
     test::Headless ui;
-    lessons::SplitPanel panel;
+    lessons::SplitPanel panel(ui.context());
     panel.apply(with(panel, core::Strategy::pipeline, 4, 4));
     ui.frame([&] { panel.draw(0.016f); });
     const auto& r = panel.result();
@@ -113,7 +113,8 @@ TEST_CASE("pipeline parallel holds whole layers and shows its bubble as idle bar
 }
 
 TEST_CASE("picking a strategy keeps only GPU counts it accepts") {
-    lessons::SplitPanel panel;
+    lessons::Context ctx;
+    lessons::SplitPanel panel(ctx);
     panel.apply(with(panel, core::Strategy::data, 6));
     panel.choose_strategy(core::Strategy::tensor);  // tensor takes 1, 2, 4 or 8
     CHECK(panel.setup().gpus == 4);
@@ -124,7 +125,8 @@ TEST_CASE("picking a strategy keeps only GPU counts it accepts") {
 }
 
 TEST_CASE("moving tensor-parallel GPUs onto two nodes puts their exchanges on InfiniBand and slows the step") {
-    lessons::SplitPanel panel;
+    lessons::Context ctx;
+    lessons::SplitPanel panel(ctx);
     panel.apply(with(panel, core::Strategy::tensor, 4));
     const double one_node = panel.result().step.step_time_s;
     panel.apply(with(panel, core::Strategy::tensor, 4, 4, core::Placement::two_nodes));
@@ -138,7 +140,7 @@ TEST_CASE("moving tensor-parallel GPUs onto two nodes puts their exchanges on In
 
 TEST_CASE("Run plays the step to its end, and every GPU is busy somewhere in it") {
     test::Headless ui;
-    lessons::SplitPanel panel;
+    lessons::SplitPanel panel(ui.context());
     panel.choose_strategy(core::Strategy::tensor);
     panel.playback().play();
     CHECK_THAT(panel.status(), Catch::Contains("playing=1 finished=0"));
@@ -157,7 +159,8 @@ TEST_CASE("Run plays the step to its end, and every GPU is busy somewhere in it"
 }
 
 TEST_CASE("the prompt is answered by the split network") {
-    lessons::SplitPanel panel;
+    lessons::Context ctx;
+    lessons::SplitPanel panel(ctx);
     panel.choose_strategy(core::Strategy::tensor);
     panel.set_prompt("the cat sat on the");
     CHECK(panel.prediction().word == "mat");
@@ -169,7 +172,8 @@ TEST_CASE("the prompt is answered by the split network") {
 }
 
 TEST_CASE("a split the strategy cannot make is refused and the panel keeps its state") {
-    lessons::SplitPanel panel;
+    lessons::Context ctx;
+    lessons::SplitPanel panel(ctx);
     CHECK_THROWS_AS(panel.apply(with(panel, core::Strategy::tensor, 3)), std::invalid_argument);
     CHECK_THROWS_AS(panel.apply(with(panel, core::Strategy::pipeline, 2, 5)), std::invalid_argument);
     CHECK(panel.setup().strategy == core::Strategy::data);
@@ -184,7 +188,7 @@ TEST_CASE("every strategy fits the window mid-step at 1920x1080 and 1280x720, wi
     // 1280x560: what the app leaves a lesson at 1280x720 under its menu, tabs and intro.
     for (Size size : {Size{1920, 1080}, Size{1280, 720}, Size{1280, 560}}) {
         test::Headless ui(size.w, size.h);
-        lessons::SplitPanel panel;
+        lessons::SplitPanel panel(ui.context());
         const std::vector<core::SplitSetup> setups = {
             with(panel, core::Strategy::data, 8, 4, core::Placement::two_nodes),
             with(panel, core::Strategy::tensor, 8),
@@ -205,11 +209,12 @@ TEST_CASE("every strategy fits the window mid-step at 1920x1080 and 1280x720, wi
 }
 
 TEST_CASE("a saved Lesson 3 state loads back, and a bad one changes nothing") {
-    lessons::SplitPanel panel;
+    lessons::Context ctx;
+    lessons::SplitPanel panel(ctx);
     panel.apply(with(panel, core::Strategy::pipeline, 4, 12, core::Placement::two_nodes));
     panel.set_prompt("the bird flew in the");
     const nlohmann::json saved = panel.save_state();
-    lessons::SplitPanel other;
+    lessons::SplitPanel other(ctx);
     other.load_state(saved);
     CHECK(other.status() == panel.status());
     CHECK(other.save_state() == saved);

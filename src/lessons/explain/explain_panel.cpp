@@ -134,7 +134,7 @@ std::string quoted(const std::string& s) { return "you wrote \xe2\x80\x9c" + s +
 
 }  // namespace
 
-ExplainPanel::ExplainPanel(RunLog& log) : m_log(log) {}
+ExplainPanel::ExplainPanel(Context& ctx) : Lesson(ctx) {}
 
 void ExplainPanel::set_answer(std::string_view text) {
     m_answer.assign(text);
@@ -153,9 +153,9 @@ void ExplainPanel::submit() {
 }
 
 const std::vector<std::string>& ExplainPanel::run_sentences() {
-    if (m_log.revision() != m_log_revision) {
-        m_run_sentences = core::run_fact_sentences(m_log.facts());
-        m_log_revision = m_log.revision();
+    if (m_ctx.run_log.revision() != m_log_revision) {
+        m_run_sentences = core::run_fact_sentences(m_ctx.run_log.facts());
+        m_log_revision = m_ctx.run_log.revision();
     }
     return m_run_sentences;
 }
@@ -358,7 +358,7 @@ std::string ExplainPanel::status() const {
     std::snprintf(buf, sizeof buf,
                   "lesson=explain chars=%zu submitted=%d changed=%d ideas=%zu/%zu found=%s misconceptions=%s model=%d facts=%zu",
                   m_answer_chars, done ? 1 : 0, m_changed ? 1 : 0, done ? m_feedback->found_count() : 0,
-                  core::explain_idea_count, found.c_str(), wrong.c_str(), m_show_model ? 1 : 0, m_log.facts().size());
+                  core::explain_idea_count, found.c_str(), wrong.c_str(), m_show_model ? 1 : 0, m_ctx.run_log.facts().size());
     return buf;
 }
 

@@ -8,15 +8,14 @@
 #include <vector>
 
 #include "lessons/lesson.hpp"
-#include "lessons/run_log.hpp"
 #include "m2m/core/explain/explain_back.hpp"
 
 namespace m2m::lessons {
 
 class ExplainPanel : public Lesson {
 public:
-    /// `log` holds the facts of the student's runs (the app's shared record by default).
-    explicit ExplainPanel(RunLog& log = run_log());
+    /// The facts of the student's runs come from the context's run log.
+    explicit ExplainPanel(Context& ctx);
     std::string_view id() const override { return "explain"; }
     std::string_view title() const override { return "4 \xc2\xb7 Explain it back"; }
     void draw(float dt_s) override;
@@ -57,7 +56,6 @@ private:
     void draw_readouts();
     void draw_footer(bool with_submit);
 
-    RunLog& m_log;
     std::uint64_t m_log_revision = UINT64_MAX;
     std::vector<std::string> m_run_sentences;
     std::string m_answer;

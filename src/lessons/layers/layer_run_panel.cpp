@@ -52,7 +52,7 @@ std::vector<std::pair<core::SimTime, core::SimTime>> layer_spans(const core::Mac
 
 // [SECTION] set-up and recompute ------------------------------------------------------------
 
-LayerRunPanel::LayerRunPanel() {
+LayerRunPanel::LayerRunPanel(Context& ctx) : Lesson(ctx) {
     const auto& cat = presets::builtin();
     m_setup.cpu = cat.find(cpu_ids().front())->spec;
     m_setup.gpu = cat.find("h100") ? cat.find("h100")->spec : cat.find(gpu_ids().front())->spec;
@@ -162,7 +162,7 @@ void LayerRunPanel::draw(float dt_s) {
     m_playback.advance(dt_s);
     m_measure.tick();  // the measurement's worker results and its GPU slice for this frame
     // A run played to its end becomes a fact for "Explain it back" (repeats are ignored).
-    if (m_playback.finished() && m_playback.cursor() > 0) record_layer_run(m_setup, m_result);
+    if (m_playback.finished() && m_playback.cursor() > 0) record_layer_run(m_ctx.run_log, m_setup, m_result);
     if (m_real_scale.draw()) return;  // the "Real scale" tab drew the whole lesson area
     const float fs = ImGui::GetFontSize();
     if (!ui::view().presenter) {  // presenter mode: only the scene and the readouts

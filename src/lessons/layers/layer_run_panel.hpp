@@ -14,7 +14,7 @@ namespace m2m::lessons {
 
 class LayerRunPanel : public Lesson {
 public:
-    LayerRunPanel();
+    explicit LayerRunPanel(Context& ctx);
     std::string_view id() const override { return "layers"; }
     std::string_view title() const override { return "1 \xc2\xb7 Layer by layer"; }
     void draw(float dt_s) override;

@@ -53,7 +53,7 @@ ImU32 link_colour(core::LinkType t) {
 
 // [SECTION] set-up and recompute ------------------------------------------------------------
 
-RackPanel::RackPanel() {
+RackPanel::RackPanel(Context& ctx) : Lesson(ctx) {
     const auto& ids = system_ids();
     const auto h100 = std::find(ids.begin(), ids.end(), "h100");
     m_system = h100 == ids.end() ? 0 : static_cast<std::size_t>(h100 - ids.begin());
@@ -246,7 +246,7 @@ void RackPanel::draw(float dt_s) {
     m_playback.advance(dt_s);
     // A send played to its end becomes a fact for "Explain it back" (repeats are ignored).
     if (send_finished())
-        run_log().record(core::TransferFact{std::string(core::link_type_label(m_transfer.run.route.type)),
+        m_ctx.run_log.record(core::TransferFact{std::string(core::link_type_label(m_transfer.run.route.type)),
                                             static_cast<double>(m_transfer.run.request.bytes), m_transfer.time_s,
                                             m_transfer.relative_time});
     const float fs = ImGui::GetFontSize();

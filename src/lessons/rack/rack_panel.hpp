@@ -25,7 +25,7 @@ public:
     static constexpr double max_bytes = 1e11;  ///< 100 GB: its right end
     static constexpr std::uint32_t group_sizes[3] = {8, 16, 64};  ///< one node, two nodes, one rack
 
-    RackPanel();
+    explicit RackPanel(Context& ctx);
     std::string_view id() const override { return "rack"; }
     std::string_view title() const override { return "2 \xc2\xb7 Inside a rack"; }
     void draw(float dt_s) override;

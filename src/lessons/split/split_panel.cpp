@@ -90,7 +90,7 @@ const std::string* first_fitting(const std::vector<std::string>& options, float 
 
 // [SECTION] set-up and recompute ------------------------------------------------------------
 
-SplitPanel::SplitPanel() {
+SplitPanel::SplitPanel(Context& ctx) : Lesson(ctx) {
     std::snprintf(m_prompt.data(), m_prompt.size(), "%s", prompt_picks[0]);
     if (!choose_hardware("h100")) choose_hardware(presets::builtin().system_ids().front());
 }
@@ -248,7 +248,7 @@ void SplitPanel::draw(float dt_s) {
     m_playback.advance(dt_s);
     // A step played to its end becomes a fact for "Explain it back" (repeats are ignored).
     if (step_finished())
-        run_log().record(core::SplitFact{std::string(core::strategy_label(m_setup.strategy)), m_setup.gpus,
+        m_ctx.run_log.record(core::SplitFact{std::string(core::strategy_label(m_setup.strategy)), m_setup.gpus,
                                          static_cast<double>(m_result.exchanged_bytes)});
     if (ui::theme().kind != m_theme_kind) refresh_colours();  // the theme changed since the last result
     if (m_frontier.draw()) return;  // the "Frontier scale" tab drew the whole lesson area

@@ -21,7 +21,7 @@ namespace m2m::lessons {
 
 class SplitPanel : public Lesson {
 public:
-    SplitPanel();
+    explicit SplitPanel(Context& ctx);
     std::string_view id() const override { return "split"; }
     std::string_view title() const override { return "3 \xc2\xb7 Split the model"; }
     void draw(float dt_s) override;

@@ -1,0 +1,14 @@
+// What the app shares with every lesson. The app owns one Context and hands it to each lesson
+// when catalog.cpp builds them; a headless test builds its own. Nothing here is a static: two
+// apps (or two tests) never see each other's runs.
+#pragma once
+
+#include "lessons/run_log.hpp"
+
+namespace m2m::lessons {
+
+struct Context {
+    RunLog run_log;  ///< the student's finished runs: Lessons 1 to 3 record, Explain it back reads
+};
+
+}  // namespace m2m::lessons
