@@ -54,7 +54,7 @@ struct App {
     std::string settings_dir;
     bool keep_settings = false;  // interactive runs only: tests and screenshots leave them alone
     GLFWwindow* window = nullptr;
-    lessons::Context shared;  // what every lesson shares (the run log); outlives them
+    lessons::Context shared;  // what every lesson shares (the view, the run log); outlives them
     std::vector<std::unique_ptr<lessons::Lesson>> lessons;
     std::vector<bool> intro_hidden;
     std::size_t current = 0;
@@ -213,8 +213,8 @@ void handle_keys(App& app) {
     };
     auto ctrl = [&](int key) { return with(key, GLFW_MOD_CONTROL) || with(key, GLFW_MOD_CONTROL | GLFW_MOD_SHIFT); };
     if (with(GLFW_KEY_F11, 0)) set_fullscreen(app, !app.fullscreen);
-    if (ctrl(GLFW_KEY_EQUAL) || ctrl(GLFW_KEY_KP_ADD)) zoom(app, ui::view().scale + 0.25f);
-    if (ctrl(GLFW_KEY_MINUS) || ctrl(GLFW_KEY_KP_SUBTRACT)) zoom(app, ui::view().scale - 0.25f);
+    if (ctrl(GLFW_KEY_EQUAL) || ctrl(GLFW_KEY_KP_ADD)) zoom(app, app.shared.view.scale + 0.25f);
+    if (ctrl(GLFW_KEY_MINUS) || ctrl(GLFW_KEY_KP_SUBTRACT)) zoom(app, app.shared.view.scale - 0.25f);
     if (ctrl(GLFW_KEY_0) || ctrl(GLFW_KEY_KP_0)) zoom(app, 1.0f);
     if (ctrl(GLFW_KEY_E)) save_screenshot(app, "math-to-metal-" + timestamp() + ".png");
     if (ctrl(GLFW_KEY_Q)) glfwSetWindowShouldClose(app.window, GLFW_TRUE);
@@ -237,7 +237,7 @@ void handle_keys(App& app) {
         if (plain(GLFW_KEY_LEFT)) app.current > 0 ? app.go_to(app.current - 1) : app.go_home();
         if (plain(GLFW_KEY_HOME) || plain(GLFW_KEY_0) || plain(GLFW_KEY_KP_0)) app.go_home();
     }
-    if (plain(GLFW_KEY_H)) ui::view().presenter = !ui::view().presenter;
+    if (plain(GLFW_KEY_H)) app.shared.view.presenter = !app.shared.view.presenter;
     for (int k = 0; k < 9; ++k)
         if (plain(GLFW_KEY_1 + k)) app.go_to(static_cast<std::size_t>(k));
     if (with(GLFW_KEY_SLASH, GLFW_MOD_SHIFT)) app.show_shortcuts = !app.show_shortcuts;
@@ -267,15 +267,15 @@ void draw_menu(App& app) {
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("View")) {
-        if (ImGui::MenuItem("Dark theme", nullptr, app.theme == ui::ThemeKind::dark)) app.theme = ui::ThemeKind::dark, zoom(app, ui::view().scale);
+        if (ImGui::MenuItem("Dark theme", nullptr, app.theme == ui::ThemeKind::dark)) app.theme = ui::ThemeKind::dark, zoom(app, app.shared.view.scale);
         if (ImGui::MenuItem("Projector theme", nullptr, app.theme == ui::ThemeKind::projector))
-            app.theme = ui::ThemeKind::projector, zoom(app, ui::view().scale);
+            app.theme = ui::ThemeKind::projector, zoom(app, app.shared.view.scale);
         ImGui::Separator();
-        if (ImGui::MenuItem("Larger", "Ctrl +")) zoom(app, ui::view().scale + 0.25f);
-        if (ImGui::MenuItem("Smaller", "Ctrl -")) zoom(app, ui::view().scale - 0.25f);
+        if (ImGui::MenuItem("Larger", "Ctrl +")) zoom(app, app.shared.view.scale + 0.25f);
+        if (ImGui::MenuItem("Smaller", "Ctrl -")) zoom(app, app.shared.view.scale - 0.25f);
         if (ImGui::MenuItem("Actual size", "Ctrl 0")) zoom(app, 1.0f);
         ImGui::Separator();
-        if (ImGui::MenuItem("Presenter view", "H", ui::view().presenter)) ui::view().presenter = !ui::view().presenter;
+        if (ImGui::MenuItem("Presenter view", "H", app.shared.view.presenter)) app.shared.view.presenter = !app.shared.view.presenter;
         if (ImGui::MenuItem("Fullscreen", "F11", app.fullscreen)) set_fullscreen(app, !app.fullscreen);
         ImGui::EndMenu();
     }
@@ -370,8 +370,8 @@ void draw_shortcuts(App& app) {
 }
 
 void draw_intro(App& app) {
-    if (app.at_home || ui::view().presenter || app.intro_hidden[app.current] || app.lesson().intro().empty()) return;
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::theme().text);
+    if (app.at_home || app.shared.view.presenter || app.intro_hidden[app.current] || app.lesson().intro().empty()) return;
+    ImGui::PushStyleColor(ImGuiCol_Text, app.shared.view.theme.text);
     ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("Got it").x - ImGui::GetFontSize() * 2);
     ImGui::TextUnformatted(std::string(app.lesson().intro()).c_str());
     ImGui::PopTextWrapPos();
@@ -414,7 +414,7 @@ void draw_frame(App& app, float dt_s) {
         ImGui::EndTabBar();
     }
     if (app.at_home) {
-        const int pick = ui::draw_home(app.home, app.home_pick);
+        const int pick = ui::draw_home(app.shared.view, app.home, app.home_pick);
         if (pick >= 0) app.go_to(static_cast<std::size_t>(pick));
     } else {
         draw_intro(app);
@@ -478,8 +478,7 @@ void configure_lessons(App& app) {
 }
 
 void apply_scale_and_theme(App& app, float scale) {
-    ui::view().scale = scale;
-    ui::apply_theme(app.theme, scale);
+    ui::apply_theme(app.shared.view, app.theme, scale);
     ImGuiIO& io = ImGui::GetIO();
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     const ui::FontStatus fonts = ui::load_fonts(io, scale);  // a new atlas at the new pixel size
@@ -494,7 +493,7 @@ void remember_settings(App& app) {
     if (!app.keep_settings) return;
     Settings& s = app.settings;
     s.theme = app.theme == ui::ThemeKind::dark ? "dark" : "projector";
-    s.scale = ui::view().scale;
+    s.scale = app.shared.view.scale;
     s.lesson = app.at();
     s.speed = app.lesson().playback().speed();
     if (!app.fullscreen) glfwGetWindowSize(app.window, &s.window_width, &s.window_height);
@@ -542,7 +541,7 @@ int run(const Options& options) {
     app.window = win.window;
     app.renderer = win.renderer;
     glfwSwapInterval(scripted ? 0 : 1);
-    ui::set_opaque_filler(clear_rect);  // panels' big backgrounds as scissored clears (see ui::fill_opaque)
+    app.shared.view.opaque_filler = clear_rect;  // panels' big backgrounds as scissored clears (see ui::fill_opaque)
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
@@ -557,7 +556,7 @@ int run(const Options& options) {
     const std::string theme = options.theme.empty() ? app.settings.theme : options.theme;
     app.theme = theme == "projector" ? ui::ThemeKind::projector : ui::ThemeKind::dark;
     apply_scale_and_theme(app, options.scale > 0 ? options.scale : app.settings.scale);
-    ui::view().presenter = options.presenter;
+    app.shared.view.presenter = options.presenter;
     if (options.fullscreen) set_fullscreen(app, true);
 
     const bool bench = options.bench_frames > 0;
@@ -638,8 +637,8 @@ int run(const Options& options) {
             }
             noted_seen = std::move(noted);
             char view[96];
-            std::snprintf(view, sizeof view, " view: scale=%.2f presenter=%d theme=%s", ui::view().scale,
-                          ui::view().presenter ? 1 : 0, app.theme == ui::ThemeKind::dark ? "dark" : "projector");
+            std::snprintf(view, sizeof view, " view: scale=%.2f presenter=%d theme=%s", app.shared.view.scale,
+                          app.shared.view.presenter ? 1 : 0, app.theme == ui::ThemeKind::dark ? "dark" : "projector");
             const std::string where = app.at_home ? "lessons=" + std::to_string(app.lessons.size()) + " selected=" +
                                                         std::string(app.lessons[static_cast<std::size_t>(app.home_pick)]->id())
                                                   : app.lesson().status();

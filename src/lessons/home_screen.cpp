@@ -30,7 +30,7 @@ float small_height() { return ImGui::GetFontSize() * 0.8f; }
 
 // A tiny layered network in [a, b]: columns of neurons joined by every edge.
 template <class StateOf>
-void mini_network(ImDrawList* dl, ImVec2 a, ImVec2 b, std::initializer_list<int> widths, ImU32 colour, StateOf state_of) {
+void mini_network(const Theme& th, ImDrawList* dl, ImVec2 a, ImVec2 b, std::initializer_list<int> widths, ImU32 colour, StateOf state_of) {
     const std::vector<int> w(widths);
     const int n = static_cast<int>(w.size());
     const int tallest = *std::max_element(w.begin(), w.end());
@@ -44,22 +44,21 @@ void mini_network(ImDrawList* dl, ImVec2 a, ImVec2 b, std::initializer_list<int>
     for (int l = 1; l < n; ++l) {
         bool lit = false;
         for (int i = 0; i < w[static_cast<std::size_t>(l)]; ++i) lit |= state_of(l, i) == Dot::active;
-        const ImU32 edge = lit ? fade(colour, 0.5f) : fade(theme().grid, 0.7f);
+        const ImU32 edge = lit ? fade(colour, 0.5f) : fade(th.grid, 0.7f);
         for (int i = 0; i < w[static_cast<std::size_t>(l - 1)]; ++i)
             for (int j = 0; j < w[static_cast<std::size_t>(l)]; ++j) dl->AddLine(at(l - 1, i), at(l, j), edge, 1.0f);
     }
     for (int l = 0; l < n; ++l)
         for (int i = 0; i < w[static_cast<std::size_t>(l)]; ++i) {
             const Dot s = l == 0 ? Dot::done : state_of(l, i);
-            const ImU32 fill = s == Dot::active ? colour : s == Dot::done ? fade(colour, 0.45f) : theme().idle;
-            dl->AddCircleFilled(at(l, i), r, l == 0 ? theme().done_dim : fill, 10);
+            const ImU32 fill = s == Dot::active ? colour : s == Dot::done ? fade(colour, 0.45f) : th.idle;
+            dl->AddCircleFilled(at(l, i), r, l == 0 ? th.done_dim : fill, 10);
         }
 }
 
 // Lesson 1: the CPU takes one neuron at a time on one of a few big cores; the GPU lights the
 // whole layer at once on a grid of small cores.
-void picture_layers(ImDrawList* dl, ImVec2 a, ImVec2 b) {
-    const auto& th = theme();
+void picture_layers(const Theme& th, ImDrawList* dl, ImVec2 a, ImVec2 b) {
     const float w = b.x - a.x, h = b.y - a.y, gap = w * 0.06f, lab = small_height();
     const float half = (w - gap) * 0.5f;
     for (int side = 0; side < 2; ++side) {
@@ -70,7 +69,7 @@ void picture_layers(ImDrawList* dl, ImVec2 a, ImVec2 b) {
         small_label(dl, gpu ? "GPU" : "CPU", (x0 + x1) * 0.5f, a.y + 1, half, c);
         const float cores_h = h * 0.18f, pad = half * 0.08f;
         const ImVec2 na(x0 + pad, a.y + lab + 2), nb(x1 - pad, b.y - cores_h - pad * 1.5f);
-        mini_network(dl, na, nb, {3, 4, 2}, c, [&](int l, int i) {
+        mini_network(th, dl, na, nb, {3, 4, 2}, c, [&](int l, int i) {
             if (l != 1) return Dot::idle;
             if (gpu) return Dot::active;
             return i == 0 ? Dot::done : i == 1 ? Dot::active : Dot::idle;
@@ -87,8 +86,7 @@ void picture_layers(ImDrawList* dl, ImVec2 a, ImVec2 b) {
 }
 
 // One node: two rows of GPUs joined to the NVSwitch between them.
-void node(ImDrawList* dl, ImVec2 a, ImVec2 b, int per_row) {
-    const auto& th = theme();
+void node(const Theme& th, ImDrawList* dl, ImVec2 a, ImVec2 b, int per_row) {
     dl->AddRect(a, b, th.grid, 4.0f, 0, 1.5f);
     const float pad = std::min(b.x - a.x, b.y - a.y) * 0.1f;
     const float cell = (b.x - a.x - 2 * pad) / static_cast<float>(per_row);
@@ -106,14 +104,13 @@ void node(ImDrawList* dl, ImVec2 a, ImVec2 b, int per_row) {
 }
 
 // Lesson 2: a node of 8 GPUs on NVLink, and the InfiniBand wire that leaves it for another node.
-void picture_rack(ImDrawList* dl, ImVec2 a, ImVec2 b) {
-    const auto& th = theme();
+void picture_rack(const Theme& th, ImDrawList* dl, ImVec2 a, ImVec2 b) {
     const float w = b.x - a.x, lab = small_height();
     const float bottom = b.y - lab - 3;
     const ImVec2 n0a(a.x, a.y), n0b(a.x + w * 0.52f, bottom);
     const ImVec2 n1a(a.x + w * 0.78f, a.y + (bottom - a.y) * 0.2f), n1b(b.x, bottom - (bottom - a.y) * 0.2f);
-    node(dl, n0a, n0b, 4);
-    node(dl, n1a, n1b, 2);
+    node(th, dl, n0a, n0b, 4);
+    node(th, dl, n1a, n1b, 2);
     const float y = (a.y + bottom) * 0.5f;
     const float thick = std::max(2.5f, (bottom - a.y) * 0.05f);
     dl->AddLine(ImVec2(n0b.x, y), ImVec2(n1a.x, y), th.infiniband, thick);
@@ -124,8 +121,7 @@ void picture_rack(ImDrawList* dl, ImVec2 a, ImVec2 b) {
 }
 
 // Lesson 3: one network cut in two, each half on its own GPU, values crossing the cut.
-void picture_split(ImDrawList* dl, ImVec2 a, ImVec2 b) {
-    const auto& th = theme();
+void picture_split(const Theme& th, ImDrawList* dl, ImVec2 a, ImVec2 b) {
     const float w = b.x - a.x, lab = small_height(), gap = w * 0.1f;
     const float half = (w - gap) * 0.5f;
     const ImVec2 g0a(a.x, a.y), g0b(a.x + half, b.y), g1a(b.x - half, a.y), g1b(b.x, b.y);
@@ -155,8 +151,7 @@ void picture_split(ImDrawList* dl, ImVec2 a, ImVec2 b) {
 }
 
 // Explain it back: a question, and a checklist with two ideas ticked.
-void picture_explain(ImDrawList* dl, ImVec2 a, ImVec2 b) {
-    const auto& th = theme();
+void picture_explain(const Theme& th, ImDrawList* dl, ImVec2 a, ImVec2 b) {
     const float w = b.x - a.x, h = b.y - a.y;
     const ImVec2 qa(a.x, a.y), qb(a.x + w * 0.4f, a.y + h * 0.78f);
     dl->AddRectFilled(qa, qb, fade(th.accent, 0.15f), 8.0f);
@@ -183,20 +178,20 @@ void picture_explain(ImDrawList* dl, ImVec2 a, ImVec2 b) {
 
 }  // namespace
 
-void draw_lesson_picture(std::string_view id, ImVec2 a, ImVec2 b) {
+void draw_lesson_picture(const Theme& th, std::string_view id, ImVec2 a, ImVec2 b) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->PushClipRect(a, b, true);  // a picture never draws outside its box
     const ImVec2 ia(a.x + 2, a.y + 2), ib(b.x - 2, b.y - 2);  // room for outlines centred on the edge
-    if (id == "layers") picture_layers(dl, ia, ib);
-    else if (id == "rack") picture_rack(dl, ia, ib);
-    else if (id == "split") picture_split(dl, ia, ib);
-    else if (id == "explain") picture_explain(dl, ia, ib);
-    else dl->AddRect(ia, ib, theme().grid, 4.0f, 0, 1.5f);
+    if (id == "layers") picture_layers(th, dl, ia, ib);
+    else if (id == "rack") picture_rack(th, dl, ia, ib);
+    else if (id == "split") picture_split(th, dl, ia, ib);
+    else if (id == "explain") picture_explain(th, dl, ia, ib);
+    else dl->AddRect(ia, ib, th.grid, 4.0f, 0, 1.5f);
     dl->PopClipRect();
 }
 
-int draw_home(const std::vector<HomeEntry>& entries, int selected) {
-    const auto& th = theme();
+int draw_home(const View& view, const std::vector<HomeEntry>& entries, int selected) {
+    const auto& th = view.theme;
     const ImGuiStyle& style = ImGui::GetStyle();
     const float fs = ImGui::GetFontSize();
     ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : ImGui::GetFont();
@@ -264,10 +259,10 @@ int draw_home(const std::vector<HomeEntry>& entries, int selected) {
         note_item(hook.c_str());
         const bool hovered = ImGui::IsItemHovered();
         const ImVec2 q(p.x + row_w, p.y + row_h);
-        fill_opaque(dl, p, q, th.panel);
+        fill_opaque(view, dl, p, q, th.panel);
         if (hovered) dl->AddRectFilled(p, q, fade(th.accent, 0.12f));
         if (i == selected || hovered) dl->AddRect(p, q, th.accent, 0.0f, 0, 2.0f);
-        draw_lesson_picture(e.id, ImVec2(p.x + pad, p.y + pad), ImVec2(p.x + pad + pic_w, q.y - pad));
+        draw_lesson_picture(th, e.id, ImVec2(p.x + pad, p.y + pad), ImVec2(p.x + pad + pic_w, q.y - pad));
 
         // The words, as real items, so they wrap inside the row and a test can measure them.
         const float text_x = p.x + pic_w + pad * 3;

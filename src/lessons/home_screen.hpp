@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "ui/view.hpp"
+
 namespace m2m::ui {
 
 struct HomeEntry {
@@ -19,12 +21,12 @@ struct HomeEntry {
 /// Draws the home screen into the current window: a heading, one row per entry (its picture,
 /// title and summary) and a line of keys. `selected` is the row Enter opens; it is drawn
 /// outlined. Returns the row clicked this frame, or -1. Each row is noted as "home_<id>".
-int draw_home(const std::vector<HomeEntry>& entries, int selected);
+int draw_home(const View& view, const std::vector<HomeEntry>& entries, int selected);
 
 /// The small picture for lesson `id` inside [a, b]: a CPU taking one neuron at a time beside
 /// a GPU taking a whole layer (layers); a node of 8 GPUs on NVLink and an InfiniBand wire to
 /// another node (rack); a network cut across 2 GPUs (split); a question and a checklist
 /// (explain). Any other id gets a plain card.
-void draw_lesson_picture(std::string_view id, ImVec2 a, ImVec2 b);
+void draw_lesson_picture(const Theme& th, std::string_view id, ImVec2 a, ImVec2 b);
 
 }  // namespace m2m::ui

@@ -3,7 +3,6 @@
 
 #include <imgui.h>
 
-#include "ui/view.hpp"
 #include "ui/widgets.hpp"
 
 namespace m2m::lessons {
@@ -29,9 +28,9 @@ bool draw_view_tabs(const ViewTabs& tabs, TabRequest& request) {
     return scale_shown;
 }
 
-void controls_beside_scene(const std::string& id, float controls_width, const std::function<void()>& controls,
-                           const std::function<void()>& scene) {
-    if (!ui::view().presenter) {
+void controls_beside_scene(const ui::View& view, const std::string& id, float controls_width,
+                           const std::function<void()>& controls, const std::function<void()>& scene) {
+    if (!view.presenter) {
         ImGui::BeginChild((id + "_controls").c_str(), ImVec2(controls_width, 0), true);
         controls();
         ImGui::EndChild();

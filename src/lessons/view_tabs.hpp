@@ -5,6 +5,8 @@
 #include <functional>
 #include <string>
 
+#include "ui/view.hpp"
+
 namespace m2m::lessons {
 
 /// Which tab to bring forward on the next frame; none leaves the student's choice alone.
@@ -29,7 +31,7 @@ inline bool scale_tab_open(TabRequest request, bool shown) {
 
 /// The controls in a bordered pane `controls_width` wide on the left (left out in presenter
 /// mode) and the scene beside it: child windows "<id>_controls" and "<id>_scene".
-void controls_beside_scene(const std::string& id, float controls_width, const std::function<void()>& controls,
-                           const std::function<void()>& scene);
+void controls_beside_scene(const ui::View& view, const std::string& id, float controls_width,
+                           const std::function<void()>& controls, const std::function<void()>& scene);
 
 }  // namespace m2m::lessons

@@ -5,8 +5,6 @@ namespace m2m::ui {
 
 namespace {
 
-Theme g_theme;
-
 // Okabe-Ito: orange E69F00, sky blue 56B4E9, bluish green 009E73, vermillion D55E00,
 // blue 0072B2, reddish purple CC79A7, yellow F0E442.
 Theme dark_theme() {
@@ -50,24 +48,16 @@ Theme projector_theme() {
 
 }  // namespace
 
-const Theme& theme() {
-    static const bool init = [] {
-        g_theme = dark_theme();
-        return true;
-    }();
-    (void)init;
-    return g_theme;
-}
+Theme make_theme(ThemeKind kind) { return kind == ThemeKind::dark ? dark_theme() : projector_theme(); }
 
-void apply_theme(ThemeKind kind, float scale) {
-    g_theme = kind == ThemeKind::dark ? dark_theme() : projector_theme();
+void apply_imgui_style(const Theme& theme, float scale) {
     ImGuiStyle style;
-    if (kind == ThemeKind::dark) {
+    if (theme.kind == ThemeKind::dark) {
         ImGui::StyleColorsDark(&style);
     } else {
         ImGui::StyleColorsLight(&style);
-        style.Colors[ImGuiCol_Text] = ImGui::ColorConvertU32ToFloat4(g_theme.text);
-        style.Colors[ImGuiCol_TextDisabled] = ImGui::ColorConvertU32ToFloat4(g_theme.text_dim);
+        style.Colors[ImGuiCol_Text] = ImGui::ColorConvertU32ToFloat4(theme.text);
+        style.Colors[ImGuiCol_TextDisabled] = ImGui::ColorConvertU32ToFloat4(theme.text_dim);
         style.Colors[ImGuiCol_WindowBg] = ImVec4(1, 1, 1, 1);
         style.FrameBorderSize = 1.0f;
     }

@@ -16,9 +16,10 @@ struct Theme {
     float line_thickness = 1.5f;
 };
 
-const Theme& theme();
-/// Switches the ImGui style and the shared colours.
-void apply_theme(ThemeKind kind, float scale);
+/// The colours of `kind` (the app keeps the current one in its ui::View).
+Theme make_theme(ThemeKind kind);
+/// ImGui's own style for `theme` (its frames, text and window colours), sizes scaled by `scale`.
+void apply_imgui_style(const Theme& theme, float scale);
 /// Colour `c` with its alpha multiplied by `a`.
 ImU32 fade(ImU32 c, float a);
 /// `top` blended over an opaque `bottom`: the colour ImGui's blending would give, as an opaque colour.

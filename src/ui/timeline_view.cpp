@@ -13,8 +13,7 @@
 
 namespace m2m::ui {
 
-ImU32 bar_kind_colour(BarKind kind) {
-    const Theme& th = theme();
+ImU32 bar_kind_colour(const Theme& th, BarKind kind) {
     switch (kind) {
         case BarKind::forward: return th.gpu;
         case BarKind::backward: return th.warning;
@@ -108,8 +107,8 @@ struct LanePainter {
     }
 };
 
-void draw_axis(ImDrawList* dl, const TimelineContext& ctx, float y_top, float y_axis, const TimelineOptions& o) {
-    const Theme& th = theme();
+void draw_axis(const Theme& th, ImDrawList* dl, const TimelineContext& ctx, float y_top, float y_axis,
+               const TimelineOptions& o) {
     const float fs = ImGui::GetFontSize();
     char label[48];
     auto text_of = [&](double t) -> std::string {
@@ -137,10 +136,10 @@ float timeline_height(int rows, const TimelineOptions& options) {
     return static_cast<float>(rows) * row_height_of(options) + axis_height();
 }
 
-TimelineResult draw_timeline(const char* id, const std::vector<TimelineRow>& rows, const TimelineOptions& o,
-                             ImVec2 size) {
+TimelineResult draw_timeline(const View& view, const char* id, const std::vector<TimelineRow>& rows,
+                             const TimelineOptions& o, ImVec2 size) {
     TimelineResult res;
-    const Theme& th = theme();
+    const Theme& th = view.theme;
     const float fs = ImGui::GetFontSize();
     ImGui::PushID(id);
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -172,7 +171,7 @@ TimelineResult draw_timeline(const char* id, const std::vector<TimelineRow>& row
         const TimelineRow& row = rows[static_cast<std::size_t>(i)];
         const float y = p.y + static_cast<float>(i) * rh;
         ++res.rows_drawn;
-        fill_opaque(dl, ImVec2(ctx.plot_x0, y + 1), ImVec2(ctx.plot_x1, y + rh - 1), th.panel);
+        fill_opaque(view, dl, ImVec2(ctx.plot_x0, y + 1), ImVec2(ctx.plot_x1, y + rh - 1), th.panel);
         dl->AddText(ImVec2(p.x, y + (rh - fs) * 0.5f), row.label_colour ? row.label_colour : th.text, row.label.c_str());
         const float top = y + 2, bottom = y + rh - 2, split = top + (bottom - top) * 0.62f;
         LanePainter lanes[3] = {LanePainter(dl, ctx, top, split - 1, cursor_x, &res.rects),
@@ -182,7 +181,7 @@ TimelineResult draw_timeline(const char* id, const std::vector<TimelineRow>& row
             if (b.end < ctx.start) continue;
             if (b.start > ctx.end) break;  // bars are in start order
             const float x0 = ctx.x_of(b.start), x1 = ctx.x_of(b.end);
-            const ImU32 c = b.colour ? b.colour : bar_kind_colour(b.kind);
+            const ImU32 c = b.colour ? b.colour : bar_kind_colour(th, b.kind);
             lanes[lane_of(b.kind)].add(x0, x1, b.kind == BarKind::idle ? fade(c, 0.8f) : c);
             if (b.kind == BarKind::idle && o.idle_label) {
                 const float tw = ImGui::CalcTextSize(o.idle_label).x;
@@ -192,7 +191,7 @@ TimelineResult draw_timeline(const char* id, const std::vector<TimelineRow>& row
         }
         for (LanePainter& l : lanes) l.flush();
     }
-    draw_axis(dl, ctx, p.y, rows_bottom, o);
+    draw_axis(th, dl, ctx, p.y, rows_bottom, o);
     if (o.cursor >= 0) {
         dl->AddLine(ImVec2(cursor_x, p.y), ImVec2(cursor_x, rows_bottom), th.accent, 2.0f);
         dl->AddTriangleFilled(ImVec2(cursor_x - fs * 0.35f, p.y), ImVec2(cursor_x + fs * 0.35f, p.y),

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "ui/view.hpp"
+
 namespace m2m::ui {
 
 /// What a bar stands for; it picks the bar's colour and lane. Compute kinds fill the top lane
@@ -15,7 +17,7 @@ namespace m2m::ui {
 enum class BarKind : std::uint8_t { forward, backward, update, communication, idle };
 
 /// The theme colour of a kind (communication: NVLink's colour unless a bar names its link's).
-ImU32 bar_kind_colour(BarKind kind);
+ImU32 bar_kind_colour(const Theme& th, BarKind kind);
 /// "forward", "backward", "update", "communication", "idle".
 const char* bar_kind_name(BarKind kind);
 
@@ -66,8 +68,8 @@ struct TimelineResult {
 /// advances the layout by it. Bars narrower than a pixel merge with their neighbours into one
 /// rectangle (its colour from the widest bar in it), so the cost stays bounded by the width
 /// in pixels, not by the number of bars.
-TimelineResult draw_timeline(const char* id, const std::vector<TimelineRow>& rows, const TimelineOptions& options,
-                             ImVec2 size);
+TimelineResult draw_timeline(const View& view, const char* id, const std::vector<TimelineRow>& rows,
+                             const TimelineOptions& options, ImVec2 size);
 
 /// The height draw_timeline needs for `rows` rows and its axis.
 float timeline_height(int rows, const TimelineOptions& options);

@@ -1,28 +1,23 @@
-// The app-wide view state.
+// The view's theme switch and the opaque fill.
 #include "ui/view.hpp"
 
 #include <cstdint>
 
 namespace m2m::ui {
 
-View& view() {
-    static View v;
-    return v;
+void apply_theme(View& view, ThemeKind kind, float scale) {
+    view.theme = make_theme(kind);
+    view.scale = scale;
+    apply_imgui_style(view.theme, scale);
 }
 
-namespace {
-ImDrawCallback g_filler = nullptr;
-}
-
-void set_opaque_filler(ImDrawCallback filler) { g_filler = filler; }
-
-void fill_opaque(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour) {
-    if (!g_filler) {
+void fill_opaque(const View& view, ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour) {
+    if (!view.opaque_filler) {
         dl->AddRectFilled(a, b, colour);
         return;
     }
     dl->PushClipRect(a, b, true);
-    dl->AddCallback(g_filler, reinterpret_cast<void*>(static_cast<std::uintptr_t>(colour | IM_COL32_A_MASK)));
+    dl->AddCallback(view.opaque_filler, reinterpret_cast<void*>(static_cast<std::uintptr_t>(colour | IM_COL32_A_MASK)));
     dl->PopClipRect();
 }
 

@@ -21,11 +21,11 @@ float readout_width(const Readout& r) {
 }
 }  // namespace
 
-void readout(const char* label, const std::string& value, ImU32 colour) {
+void readout(const Theme& th, const char* label, const std::string& value, ImU32 colour) {
     const float room = ImGui::GetContentRegionAvail().x;
     ImGui::BeginGroup();
     ImGui::PushTextWrapPos(0.0f);  // wrap at the window's right edge
-    ImGui::PushStyleColor(ImGuiCol_Text, theme().text_dim);
+    ImGui::PushStyleColor(ImGuiCol_Text, th.text_dim);
     ImGui::TextUnformatted(label);
     ImGui::PopStyleColor();
     ImFont* big = big_font();
@@ -39,10 +39,10 @@ void readout(const char* label, const std::string& value, ImU32 colour) {
     ImGui::EndGroup();
 }
 
-void readouts(const std::vector<Readout>& items, float gap) {
+void readouts(const Theme& th, const std::vector<Readout>& items, float gap) {
     for (std::size_t i = 0; i < items.size(); ++i) {
         if (i > 0) same_line_if_fits(readout_width(items[i]), gap);
-        readout(items[i].label.c_str(), items[i].value, items[i].colour);
+        readout(th, items[i].label.c_str(), items[i].value, items[i].colour);
     }
 }
 
@@ -123,17 +123,18 @@ bool playback_controls(Playback& pb) {
     return changed;
 }
 
-void time_bar(const char* label, double cursor, double finish, double axis_end, ImU32 colour,
+void time_bar(const View& view, const char* label, double cursor, double finish, double axis_end, ImU32 colour,
               const std::string& right_text, float height) {
+    const Theme& th = view.theme;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float label_w = ImGui::CalcTextSize("GPU ").x + ImGui::GetStyle().ItemSpacing.x;
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float text_w = ImGui::CalcTextSize("000.0 ms of 000.0 ms  ").x;
     const float w = std::max(40.0f, ImGui::GetContentRegionAvail().x - label_w - text_w);
-    dl->AddText(ImVec2(p.x, p.y + (height - ImGui::GetFontSize()) * 0.5f), theme().text, label);
+    dl->AddText(ImVec2(p.x, p.y + (height - ImGui::GetFontSize()) * 0.5f), th.text, label);
     const ImVec2 a(p.x + label_w, p.y);
     const ImVec2 b(a.x + w, p.y + height);
-    fill_opaque(dl, a, b, theme().panel);
+    fill_opaque(view, dl, a, b, th.panel);
     auto x_of = [&](double t) {
         const double f = axis_end > 0 ? std::clamp(t / axis_end, 0.0, 1.0) : 0.0;
         return a.x + static_cast<float>(f) * w;
@@ -142,24 +143,26 @@ void time_bar(const char* label, double cursor, double finish, double axis_end, 
     dl->AddRectFilled(a, ImVec2(x_of(std::min(cursor, finish)), b.y), colour);
     if (finish > axis_end) {  // the slower machine's bar runs off the edge
         const float cy = (a.y + b.y) * 0.5f, h = height * 0.45f;
-        dl->AddTriangleFilled(ImVec2(b.x - h, cy - h), ImVec2(b.x - h, cy + h), ImVec2(b.x + h * 0.6f, cy), theme().accent);
+        dl->AddTriangleFilled(ImVec2(b.x - h, cy - h), ImVec2(b.x - h, cy + h), ImVec2(b.x + h * 0.6f, cy), th.accent);
     } else {
-        dl->AddLine(ImVec2(x_of(finish), a.y - 2), ImVec2(x_of(finish), b.y + 2), theme().text_dim, 1.0f);
+        dl->AddLine(ImVec2(x_of(finish), a.y - 2), ImVec2(x_of(finish), b.y + 2), th.text_dim, 1.0f);
     }
     dl->AddText(ImVec2(b.x + ImGui::GetStyle().ItemSpacing.x, p.y + (height - ImGui::GetFontSize()) * 0.5f),
-                theme().text, right_text.c_str());
+                th.text, right_text.c_str());
     ImGui::Dummy(ImVec2(label_w + w + text_w, height));
 }
 
-void log_log_plot(const char* id, const std::vector<PlotSeries>& series, const std::vector<PlotMarker>& markers,
-                  const char* x_label, const char* y_label, ImVec2 size, double y_reference) {
+void log_log_plot(const View& view, const char* id, const std::vector<PlotSeries>& series,
+                  const std::vector<PlotMarker>& markers, const char* x_label, const char* y_label, ImVec2 size,
+                  double y_reference) {
+    const Theme& th = view.theme;
     ImGui::PushID(id);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float fs = ImGui::GetFontSize();
     const ImVec2 a(p.x + fs * 3.2f, p.y + fs * 0.5f);
     const ImVec2 b(p.x + size.x - fs * 0.5f, p.y + size.y - fs * 2.4f);
-    fill_opaque(dl, a, b, theme().panel);
+    fill_opaque(view, dl, a, b, th.panel);
 
     double x0 = 1e300, x1 = 0, y0 = 1e300, y1 = 0;
     for (const auto& s : series)
@@ -192,32 +195,32 @@ void log_log_plot(const char* id, const std::vector<PlotSeries>& series, const s
     const int y_step = label_step((b.y - a.y) / static_cast<float>(ly1 - ly0), fs * 1.1f);
     for (double e = lx0; e <= lx1; e += 1) {  // decade grid
         const ImVec2 s = to_screen(std::pow(10.0, e), std::pow(10.0, ly0));
-        dl->AddLine(ImVec2(s.x, a.y), ImVec2(s.x, b.y), theme().grid);
+        dl->AddLine(ImVec2(s.x, a.y), ImVec2(s.x, b.y), th.grid);
         if (static_cast<int>(e - lx0) % x_step != 0) continue;
         std::snprintf(buf, sizeof buf, "%g", std::pow(10.0, e));
         const float tw = ImGui::CalcTextSize(buf).x;
-        dl->AddText(ImVec2(std::min(s.x - tw * 0.5f, b.x - tw), b.y + 2), theme().text_dim, buf);
+        dl->AddText(ImVec2(std::min(s.x - tw * 0.5f, b.x - tw), b.y + 2), th.text_dim, buf);
     }
     for (double e = ly0; e <= ly1; e += 1) {
         const ImVec2 s = to_screen(std::pow(10.0, lx0), std::pow(10.0, e));
-        dl->AddLine(ImVec2(a.x, s.y), ImVec2(b.x, s.y), theme().grid);
+        dl->AddLine(ImVec2(a.x, s.y), ImVec2(b.x, s.y), th.grid);
         if (static_cast<int>(e - ly0) % y_step != 0) continue;
         std::snprintf(buf, sizeof buf, "%g", std::pow(10.0, e));
-        dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(buf).x - 4, s.y - fs * 0.5f), theme().text_dim, buf);
+        dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(buf).x - 4, s.y - fs * 0.5f), th.text_dim, buf);
     }
     if (y_reference > 0) {
         const float y = to_screen(std::pow(10.0, lx0), y_reference).y;
-        dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), theme().text_dim, 2.0f);
+        dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), th.text_dim, 2.0f);
     }
     for (const auto& s : series) {
         std::vector<ImVec2> pts;
         for (std::size_t i = 0; i < s.x.size(); ++i)
             if (s.x[i] > 0 && s.y[i] > 0) pts.push_back(to_screen(s.x[i], s.y[i]));
-        if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.colour, 0, theme().line_thickness + 1);
+        if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.colour, 0, th.line_thickness + 1);
     }
     // The y axis's name in the top-left corner, where a rising curve is not (at the bottom left
     // it sat on the curve's start); each marker's label on a line of its own below it.
-    dl->AddText(ImVec2(a.x + 4, a.y + 2), theme().text_dim, y_label);
+    dl->AddText(ImVec2(a.x + 4, a.y + 2), th.text_dim, y_label);
     float label_y = a.y + 2 + fs;
     for (const auto& m : markers) {
         if (m.x <= 0) continue;
@@ -227,7 +230,7 @@ void log_log_plot(const char* id, const std::vector<PlotSeries>& series, const s
                     m.label.c_str());
         label_y += fs;
     }
-    dl->AddText(ImVec2(a.x + (b.x - a.x - ImGui::CalcTextSize(x_label).x) * 0.5f, b.y + fs * 1.2f), theme().text_dim,
+    dl->AddText(ImVec2(a.x + (b.x - a.x - ImGui::CalcTextSize(x_label).x) * 0.5f, b.y + fs * 1.2f), th.text_dim,
                 x_label);
     ImGui::Dummy(size);
     ImGui::PopID();

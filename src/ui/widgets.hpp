@@ -8,19 +8,20 @@
 #include <vector>
 
 #include "ui/playback.hpp"
+#include "ui/view.hpp"
 
 namespace m2m::ui {
 
 /// A labelled number in the headline font, like the lesson's "NEURONS 15". A label wider than
 /// the row wraps; a value wider than the row is written in the body font, wrapped.
-void readout(const char* label, const std::string& value, ImU32 colour);
+void readout(const Theme& th, const char* label, const std::string& value, ImU32 colour);
 
 struct Readout {
     std::string label, value;
     ImU32 colour;
 };
 /// Readouts side by side, `gap` apart; one that does not fit beside the one before starts a new line.
-void readouts(const std::vector<Readout>& items, float gap);
+void readouts(const Theme& th, const std::vector<Readout>& items, float gap);
 
 // --- layouts that fit a narrow panel (a 1024x768 projector at 1.5x) -------------------------------
 
@@ -56,7 +57,7 @@ bool playback_controls(Playback& pb);
 /// A horizontal bar for one machine's clock on a shared time axis: filled up to the
 /// cursor, outlined up to the machine's finish. `axis_end` is the time at the right edge;
 /// a finish beyond it runs off the edge with an arrow.
-void time_bar(const char* label, double cursor, double finish, double axis_end, ImU32 colour,
+void time_bar(const View& view, const char* label, double cursor, double finish, double axis_end, ImU32 colour,
               const std::string& right_text, float height);
 
 struct PlotSeries {
@@ -69,8 +70,9 @@ struct PlotMarker {
     ImU32 colour;
 };
 /// A log-log line plot with decade grid lines, in a box of `size`.
-void log_log_plot(const char* id, const std::vector<PlotSeries>& series, const std::vector<PlotMarker>& markers,
-                  const char* x_label, const char* y_label, ImVec2 size, double y_reference = 0);
+void log_log_plot(const View& view, const char* id, const std::vector<PlotSeries>& series,
+                  const std::vector<PlotMarker>& markers, const char* x_label, const char* y_label, ImVec2 size,
+                  double y_reference = 0);
 
 /// Test hook: remembers the screen rectangle of the last item under `name`, so a test that
 /// drives the real window with xdotool knows where a person would click. Costs a map insert.

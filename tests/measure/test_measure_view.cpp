@@ -19,7 +19,7 @@ int frames_until_idle(test::Headless& ui, lessons::MeasureView& v) {
     while (v.busy() && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(60)) {
         ui.frame([&] {
             v.tick();
-            v.draw_scene();
+            v.draw_scene(ui.context());
         });
         ++frames;
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -44,7 +44,7 @@ TEST_CASE("Measure runs on a worker while frames keep coming, then shows both CP
     CHECK(v.last()->blas.shown());
     CHECK_FALSE(v.last()->gpu_path.ran);  // no OpenGL path without a window
     CHECK_THAT(v.status(), Catch::Contains("measure=done") && Catch::Contains("points=1"));
-    ui.frame([&] { v.draw_scene(); });
+    ui.frame([&] { v.draw_scene(ui.context()); });
     CHECK(ui.worst_overflow() <= 2.0f);  // anti-aliased edges feather by up to a pixel
 }
 
@@ -74,7 +74,7 @@ TEST_CASE("sweeping the width measures every doubling up to the widest layer and
         CHECK(p.blas_s > 0);
         CHECK(p.blas_model_s > 0);
     }
-    ui.frame([&] { v.draw_scene(); });
+    ui.frame([&] { v.draw_scene(ui.context()); });
     CHECK(ui.worst_overflow() <= 2.0f);  // anti-aliased edges feather by up to a pixel
 }
 

@@ -38,7 +38,7 @@ Headless::Headless(float width, float height, float scale) : m_imgui(ImGui::Crea
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(width, height);
     io.IniFilename = nullptr;
-    ui::apply_theme(ui::ThemeKind::dark, scale);
+    ui::apply_theme(m_ctx.view, ui::ThemeKind::dark, scale);
     ui::load_fonts(io, scale);
     unsigned char* pixels = nullptr;
     int w = 0, h = 0;

@@ -142,9 +142,9 @@ TEST_CASE("nothing leaves the window at 1024x768 and scale 1.5, before and after
     for (int i = 0; i < 3; ++i) ui.frame([&] { panel.draw(0.016f); });
     CHECK(ui.worst_overflow() <= 2.0f);
     CHECK(panel.feedback().truncated);
-    ui::view().presenter = true;
+    ui.context().view.presenter = true;
     for (int i = 0; i < 3; ++i) ui.frame([&] { panel.draw(0.016f); });
-    ui::view().presenter = false;
+    ui.context().view.presenter = false;
     CHECK(ui.worst_overflow() <= 2.0f);
 }
 

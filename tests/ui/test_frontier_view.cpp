@@ -20,7 +20,7 @@ using namespace m2m;
 namespace {
 
 void frames(test::Headless& ui, lessons::FrontierView& view, int n) {
-    for (int i = 0; i < n; ++i) ui.frame([&] { view.draw(); });
+    for (int i = 0; i < n; ++i) ui.frame([&] { view.draw(ui.context()); });
 }
 
 // The centre of an item the view noted for window tests ("name x0 y0 x1 y1" lines).

@@ -74,7 +74,7 @@ TEST_CASE("no text is clipped in any lesson at 1024x768 and scale 1.5") {
 
     std::vector<ui::HomeEntry> entries;
     for (const auto& l : lessons) entries.push_back({std::string(l->id()), std::string(l->title()), std::string(l->summary())});
-    frames(ui, [&] { ui::draw_home(entries, 0); });
+    frames(ui, [&] { ui::draw_home(ui.context().view, entries, 0); });
     check("the home screen");
 
     for (auto& lesson : lessons) {
@@ -95,9 +95,9 @@ TEST_CASE("no text is clipped in any lesson at 1024x768 and scale 1.5") {
         lesson->playback().set_speed(ui::Playback::max_speed);
         frames(ui, draw, 600);
         check(id + ", at the end of the run with the guess revealed");
-        ui::view().presenter = true;
+        ui.context().view.presenter = true;
         frames(ui, draw);
-        ui::view().presenter = false;
+        ui.context().view.presenter = false;
         check(id + ", in presenter view");
     }
 

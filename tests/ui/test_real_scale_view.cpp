@@ -60,22 +60,22 @@ int vertices_drawn() {
 TEST_CASE("the real scale tab asks the core nothing until it is first shown, then once per change") {
     test::Headless ui;
     lessons::RealScaleView view;
-    ui.frame([&] { CHECK_FALSE(view.draw()); });  // the lesson's own tab comes first
+    ui.frame([&] { CHECK_FALSE(view.draw(ui.context())); });  // the lesson's own tab comes first
     CHECK_FALSE(view.is_open());
     CHECK(view.computations() == 0);
     CHECK(view.status() == "real_scale open=0 computed=0");
     view.open();
-    for (int i = 0; i < 3; ++i) ui.frame([&] { view.draw(); });
+    for (int i = 0; i < 3; ++i) ui.frame([&] { view.draw(ui.context()); });
     CHECK(view.is_open());
     CHECK(view.computations() == 1);
-    for (int i = 0; i < 30; ++i) ui.frame([&] { view.draw(); });
+    for (int i = 0; i < 30; ++i) ui.frame([&] { view.draw(ui.context()); });
     CHECK(view.computations() == 1);  // frames only draw what the core said
     auto s = view.settings();
     s.cluster_gpus = 4096;
     view.apply(s);
     CHECK(view.computations() == 2);
     view.open(false);
-    for (int i = 0; i < 3; ++i) ui.frame([&] { view.draw(); });
+    for (int i = 0; i < 3; ++i) ui.frame([&] { view.draw(ui.context()); });
     CHECK_FALSE(view.is_open());
 }
 
@@ -147,7 +147,7 @@ TEST_CASE("eight GPUs cannot hold GPT-3 175B: the cluster row says so instead of
     CHECK_FALSE(view.cluster_layout());
     CHECK_THAT(view.status(), Catch::Contains("cluster_s=none"));
     view.open();
-    for (int i = 0; i < 3; ++i) ui.frame([&] { view.draw(); });
+    for (int i = 0; i < 3; ++i) ui.frame([&] { view.draw(ui.context()); });
     CHECK(view.is_open());
     CHECK(ui.worst_overflow() <= 2.0f);
 }

@@ -133,7 +133,7 @@ TEST_CASE("moving tensor-parallel GPUs onto two nodes puts their exchanges on In
     CHECK(panel.result().step.step_time_s > one_node);
     bool ib_bar = false;
     for (const ui::TimelineRow& row : panel.timeline_rows())
-        for (const ui::TimelineBar& b : row.bars) ib_bar |= b.kind == ui::BarKind::communication && b.colour == ui::theme().infiniband;
+        for (const ui::TimelineBar& b : row.bars) ib_bar |= b.kind == ui::BarKind::communication && b.colour == ctx.view.theme.infiniband;
     CHECK(ib_bar);
     CHECK_THAT(panel.status(), Catch::Contains("placement=nodes"));
 }

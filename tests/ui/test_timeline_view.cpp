@@ -29,7 +29,7 @@ TEST_CASE("ten thousand bars on one row cost about one rectangle per pixel, not 
     o.end = 1;
     o.cursor = 0.5;
     ui::TimelineResult r;
-    ui.frame([&] { r = ui::draw_timeline("t", rows, o, ImVec2(400, ui::timeline_height(1, o))); });
+    ui.frame([&] { r = ui::draw_timeline(ui.context().view, "t", rows, o, ImVec2(400, ui::timeline_height(1, o))); });
     CHECK(r.rows_drawn == 1);
     CHECK(r.rects > 0);
     CHECK(r.rects <= 400);  // narrower than the box in pixels
@@ -42,7 +42,7 @@ TEST_CASE("wide bars are drawn one by one and split at the cursor") {
     o.end = 1;
     o.cursor = 0.05;  // inside the first bar
     ui::TimelineResult r;
-    ui.frame([&] { r = ui::draw_timeline("t", rows, o, ImVec2(800, ui::timeline_height(1, o))); });
+    ui.frame([&] { r = ui::draw_timeline(ui.context().view, "t", rows, o, ImVec2(800, ui::timeline_height(1, o))); });
     CHECK(r.rects == 11);  // ten bars, the first one in two halves
 }
 
@@ -56,7 +56,7 @@ TEST_CASE("rows outside the visible area are not drawn") {
     ui::TimelineResult r;
     ui.frame([&] {
         ImGui::BeginChild("box", ImVec2(600, 300));
-        r = ui::draw_timeline("t", rows, o, ImVec2(580, ui::timeline_height(1000, o)));
+        r = ui::draw_timeline(ui.context().view, "t", rows, o, ImVec2(580, ui::timeline_height(1000, o)));
         ImGui::EndChild();
     });
     CHECK(r.rows_drawn > 0);
@@ -73,7 +73,7 @@ TEST_CASE("the mouse over a bar reports its row and index") {
     ImVec2 origin;
     auto draw = [&] {
         origin = ImGui::GetCursorScreenPos();
-        r = ui::draw_timeline("t", rows, o, ImVec2(800, ui::timeline_height(2, o)));
+        r = ui::draw_timeline(ui.context().view, "t", rows, o, ImVec2(800, ui::timeline_height(2, o)));
     };
     ui.frame(draw);
     // Second row, in the middle of its third bar (bars start at 0, 0.25, 0.5, 0.75 and last 0.15).

@@ -123,9 +123,9 @@ void wrapped(ImU32 colour, std::string_view text) {
     ImGui::PopStyleColor();
 }
 
-void heading(const char* text) {
+void heading(const ui::Theme& th, const char* text) {
     ImGui::Spacing();
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::theme().text_dim);
+    ImGui::PushStyleColor(ImGuiCol_Text, th.text_dim);
     ImGui::TextUnformatted(text);
     ImGui::PopStyleColor();
 }
@@ -171,7 +171,7 @@ void ExplainPanel::draw(float /*dt_s*/) {
     const float fs = ImGui::GetFontSize();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float footer_h = ImGui::GetFrameHeightWithSpacing();
-    const bool presenter = ui::view().presenter;
+    const bool presenter = m_ctx.view.presenter;
     const bool wide = !presenter && avail.x >= fs * 36.0f;
     if (presenter) {
         draw_question_large();
@@ -197,18 +197,18 @@ void ExplainPanel::draw(float /*dt_s*/) {
 void ExplainPanel::draw_question_large() {
     ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr;
     if (big) ImGui::PushFont(big);
-    wrapped(ui::theme().text, core::explain_question());
+    wrapped(m_ctx.view.theme.text, core::explain_question());
     if (big) ImGui::PopFont();
 }
 
 void ExplainPanel::draw_controls(float box_height, bool roomy) {
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     const ImGuiStyle& st = ImGui::GetStyle();
-    if (roomy) heading("In your own words:");
+    if (roomy) heading(m_ctx.view.theme, "In your own words:");
     wrapped(th.text, core::explain_question());
     if (roomy) {
         ImGui::Spacing();
-        heading("Your answer (in English, a few sentences)");
+        heading(m_ctx.view.theme, "Your answer (in English, a few sentences)");
     }
     const float h = box_height > 0 ? box_height
                                    : ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing() - st.ItemSpacing.y;
@@ -221,7 +221,7 @@ void ExplainPanel::draw_controls(float box_height, bool roomy) {
     // ImGui would blend, at a fraction of the cost under software GL; see ui::fill_opaque).
     const ImVec2 box(ImGui::GetContentRegionAvail().x, std::max(h, ImGui::GetFontSize() * 2.5f));
     const ImVec2 at = ImGui::GetCursorScreenPos();
-    ui::fill_opaque(ImGui::GetWindowDrawList(), at, ImVec2(at.x + box.x, at.y + box.y),
+    ui::fill_opaque(m_ctx.view, ImGui::GetWindowDrawList(), at, ImVec2(at.x + box.x, at.y + box.y),
                     ui::blend_over(st.Colors[ImGuiCol_FrameBg], st.Colors[ImGuiCol_WindowBg]));
     ImGui::PushStyleColor(ImGuiCol_FrameBg, IM_COL32(0, 0, 0, 0));
     const bool edited = ImGui::InputTextMultiline("##answer", &m_answer, box, ImGuiInputTextFlags_CallbackEdit, soft_wrap, &m_wrap_width);
@@ -239,7 +239,7 @@ void ExplainPanel::draw_submit() {
 }
 
 void ExplainPanel::draw_feedback() {
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     if (!m_feedback) {
         wrapped(th.text_dim,
                 "Write your answer, then press Submit. The checker looks for the lesson's key ideas in your own "
@@ -250,7 +250,7 @@ void ExplainPanel::draw_feedback() {
     const bool all = f.found_count() == core::explain_idea_count;
     char value[32];
     std::snprintf(value, sizeof value, "%zu of %zu", f.found_count(), core::explain_idea_count);
-    ui::readout("IDEAS FOUND", value, all ? th.nvlink : th.text);
+    ui::readout(m_ctx.view.theme, "IDEAS FOUND", value, all ? th.nvlink : th.text);
     wrapped(th.text, f.summary);
     for (const std::string& note : f.notes) wrapped(th.warning, note);
     if (m_changed)
@@ -270,7 +270,7 @@ void ExplainPanel::draw_feedback() {
 }
 
 void ExplainPanel::draw_idea(const core::IdeaCheck& c) {
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     const float indent = ImGui::GetFontSize() + ImGui::GetStyle().ItemSpacing.x;
     draw_mark(c.found, c.found ? th.nvlink : th.warning);
     ImGui::SameLine();
@@ -281,9 +281,9 @@ void ExplainPanel::draw_idea(const core::IdeaCheck& c) {
 }
 
 void ExplainPanel::draw_readouts() {
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     ImGui::Separator();
-    heading("From your own runs");
+    heading(m_ctx.view.theme, "From your own runs");
     if (m_run_sentences.empty())
         wrapped(th.text_dim,
                 "Play a run to its end in Lessons 1 to 3 and your own numbers show up here, ready to use in your "
@@ -299,7 +299,7 @@ void ExplainPanel::draw_readouts() {
         ImGui::SetScrollHereY(0.0f);
         m_scroll_to_model = false;
     }
-    heading("A model answer");
+    heading(m_ctx.view.theme, "A model answer");
     wrapped(th.text, core::explain_model_answer());
 }
 

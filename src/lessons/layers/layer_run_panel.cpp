@@ -163,9 +163,9 @@ void LayerRunPanel::draw(float dt_s) {
     m_measure.tick();  // the measurement's worker results and its GPU slice for this frame
     // A run played to its end becomes a fact for "Explain it back" (repeats are ignored).
     if (m_playback.finished() && m_playback.cursor() > 0) record_layer_run(m_ctx.run_log, m_setup, m_result);
-    if (m_real_scale.draw()) return;  // the "Real scale" tab drew the whole lesson area
+    if (m_real_scale.draw(m_ctx)) return;  // the "Real scale" tab drew the whole lesson area
     const float fs = ImGui::GetFontSize();
-    if (!ui::view().presenter) {  // presenter mode: only the scene and the readouts
+    if (!m_ctx.view.presenter) {  // presenter mode: only the scene and the readouts
         const float controls_w = std::min(fs * 21.0f, ImGui::GetContentRegionAvail().x * 0.36f);
         ImGui::BeginChild("controls", ImVec2(controls_w, 0), true);
         draw_controls();
@@ -173,13 +173,13 @@ void LayerRunPanel::draw(float dt_s) {
         ImGui::SameLine();
     }
     ImGui::BeginChild("scene", ImVec2(0, 0), false);
-    if (m_measure.showing()) m_measure.draw_scene();
+    if (m_measure.showing()) m_measure.draw_scene(m_ctx);
     else draw_scene(ImGui::GetContentRegionAvail().y);
     ImGui::EndChild();
 }
 
 void LayerRunPanel::draw_controls() {
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     ui::text_wrapped_coloured(th.text,
                               "Every neuron computes one dot product over the layer before it: "
                               "\xcf\x83(w\xc2\xb7" "a) = \xcf\x83(\xce\xa3\xe1\xb5\xa2 w\xe1\xb5\xa2 a\xe1\xb5\xa2).");
@@ -289,7 +289,7 @@ void LayerRunPanel::draw_controls() {
     ImGui::Separator();
     ui::text_wrapped_coloured(th.text_dim, m_story.model_note);
     ImGui::Separator();
-    m_measure.draw_controls(m_setup.network);
+    m_measure.draw_controls(m_ctx, m_setup.network);
 }
 
 void LayerRunPanel::draw_scene(float height) {
@@ -312,7 +312,7 @@ void LayerRunPanel::draw_scene(float height) {
 
 void LayerRunPanel::draw_machine(const char* title, const char* subtitle, const core::MachineRun& m, bool gpu,
                                  ImVec2 size) {
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     const ImU32 colour = gpu ? th.gpu : th.cpu;
     ImGui::BeginChild(gpu ? "gpu" : "cpu", size, true, ImGuiWindowFlags_NoScrollbar);
     const MachineFrame f = frame_of(m, m_playback.cursor(), gpu);
@@ -334,7 +334,7 @@ void LayerRunPanel::draw_machine(const char* title, const char* subtitle, const 
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x;
     const float net_h = std::max(fs, (size.y - fs * 5.5f - extra) * 0.68f);
-    ui::draw_network(f.network, p, ImVec2(p.x + w, p.y + net_h), colour);
+    ui::draw_network(m_ctx.view.theme, f.network, p, ImVec2(p.x + w, p.y + net_h), colour);
     ImGui::Dummy(ImVec2(w, net_h));
 
     // The cores: a few big boxes on the CPU, a grid of small squares on the GPU.
@@ -389,7 +389,7 @@ void LayerRunPanel::draw_machine(const char* title, const char* subtitle, const 
 }
 
 void LayerRunPanel::draw_clocks() {
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     const double cpu = static_cast<double>(m_result.cpu.finish), gpu = static_cast<double>(m_result.gpu.finish);
     // One axis for both: the slower machine fills it, unless it is more than 40x slower,
     // in which case its bar runs off the edge.
@@ -399,12 +399,12 @@ void LayerRunPanel::draw_clocks() {
     auto right = [&](double finish, const std::string& total) {
         return (cur >= finish ? std::string("done in ") : std::string("of ")) + total;
     };
-    ui::time_bar("CPU", cur, cpu, axis, th.cpu, right(cpu, m_story.cpu_time), h);
-    ui::time_bar("GPU", cur, gpu, axis, th.gpu, right(gpu, m_story.gpu_time), h);
+    ui::time_bar(m_ctx.view, "CPU", cur, cpu, axis, th.cpu, right(cpu, m_story.cpu_time), h);
+    ui::time_bar(m_ctx.view, "GPU", cur, gpu, axis, th.gpu, right(gpu, m_story.gpu_time), h);
 }
 
 void LayerRunPanel::draw_readouts() {
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     const bool gpu_faster = m_result.gpu.finish < m_result.cpu.finish;
     // Side by side while they fit; on a narrow scene the next one starts a new line.
     std::vector<ui::Readout> items = {
@@ -417,12 +417,12 @@ void LayerRunPanel::draw_readouts() {
         std::snprintf(line, sizeof line, "You guessed %.3g\xc3\x97; the run says %s.", m_guess, m_story.speedup.c_str());
         items.push_back({"YOUR GUESS", line, th.accent});
     }
-    ui::readouts(items, ImGui::GetFontSize() * 2.5f);
+    ui::readouts(m_ctx.view.theme, items, ImGui::GetFontSize() * 2.5f);
     ui::text_wrapped_coloured(gpu_faster ? th.text : th.warning, m_story.verdict);
 }
 
 void LayerRunPanel::draw_plot(float height) {
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     if (m_setup.network.widths.size() < 3) {
         ui::text_wrapped_coloured(th.text_dim, "Add a hidden layer to plot the speedup against its width.");
         return;
@@ -432,7 +432,7 @@ void LayerRunPanel::draw_plot(float height) {
     std::vector<ui::PlotMarker> markers{{static_cast<double>(m_uniform_width), "now", th.accent}};
     if (m_crossover) markers.push_back({static_cast<double>(*m_crossover), "GPU pulls ahead", th.nvlink});
     const float text_h = m_setup.mode == core::TimingMode::hardware ? ImGui::GetFontSize() * 1.6f : 0;
-    ui::log_log_plot("speedup", {s}, markers, "width of every hidden layer (neurons)", "CPU time / GPU time",
+    ui::log_log_plot(m_ctx.view, "speedup", {s}, markers, "width of every hidden layer (neurons)", "CPU time / GPU time",
                      ImVec2(ImGui::GetContentRegionAvail().x, std::max(height - text_h, ImGui::GetFontSize() * 6)), 1.0);
     if (m_setup.mode == core::TimingMode::hardware) ui::text_wrapped_coloured(th.text_dim, m_story.crossover);
 }

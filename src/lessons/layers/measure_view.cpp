@@ -50,8 +50,7 @@ std::string fmt(const char* f, double v) {
     return buf;
 }
 
-ImU32 row_colour(const measure::Report& r, const measure::PathResult& p) {
-    const auto& th = ui::theme();
+ImU32 row_colour(const ui::Theme& th, const measure::Report& r, const measure::PathResult& p) {
     if (p.id != "gpu") return th.cpu;
     return r.gpu.software ? ui::fade(th.gpu, 0.55f) : th.gpu;
 }
@@ -167,10 +166,10 @@ std::string MeasureView::status() const {
 
 // [SECTION] controls ------------------------------------------------------------------------
 
-void MeasureView::draw_controls(const core::Network& net) {
+void MeasureView::draw_controls(Context& ctx, const core::Network& net) {
     // Four short lines, so the controls column still fits a 1080p screen; the longer words are
     // in tooltips.
-    const auto& th = ui::theme();
+    const auto& th = ctx.view.theme;
     ImGui::TextUnformatted("Measure this machine");
     ui::same_line_if_fits(ImGui::CalcTextSize("(?)").x);
     ImGui::TextDisabled("(?)");
@@ -224,8 +223,8 @@ void MeasureView::draw_controls(const core::Network& net) {
 
 // [SECTION] scene ---------------------------------------------------------------------------
 
-void MeasureView::draw_progress() {
-    const auto& th = ui::theme();
+void MeasureView::draw_progress(Context& ctx) {
+    const auto& th = ctx.view.theme;
     const measure::Phase phase = m_job->m->phase();
     const std::string words = m_job->cancel ? std::string("Cancelling after the current step\xe2\x80\xa6")
                                             : std::string(measure::phase_words(phase)) + "\xe2\x80\xa6";
@@ -240,8 +239,8 @@ void MeasureView::draw_progress() {
         ImGui::TextDisabled("sweep: %zu more width%s to measure after this one", m_queue.size(), m_queue.size() == 1 ? "" : "s");
 }
 
-void MeasureView::draw_scene() {
-    const auto& th = ui::theme();
+void MeasureView::draw_scene(Context& ctx) {
+    const auto& th = ctx.view.theme;
     ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr;
     if (big) ImGui::PushFont(big);
     ImGui::TextUnformatted("Measured on this machine");
@@ -249,7 +248,7 @@ void MeasureView::draw_scene() {
     ImGui::SameLine(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("Back to the animation").x -
                     ImGui::GetStyle().FramePadding.x * 2);
     if (ImGui::Button("Back to the animation")) m_showing = false;
-    if (busy()) draw_progress();
+    if (busy()) draw_progress(ctx);
     if (!m_last) {
         ui::text_wrapped_coloured(th.text_dim, "The first results appear when the measurement finishes.");
         return;
@@ -269,30 +268,30 @@ void MeasureView::draw_scene() {
     // Everything stacked when there is room (1080p); at 720p the times and the plot take turns.
     const float fs = ImGui::GetFontSize();
     if (ImGui::GetContentRegionAvail().y >= fs * 34) {
-        draw_results(r);
-        draw_plot(ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y);
+        draw_results(ctx, r);
+        draw_plot(ctx, ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y);
         return;
     }
     if (!ImGui::BeginTabBar("measure_tabs")) return;
     if (ImGui::BeginTabItem("Times")) {
-        draw_results(r);
+        draw_results(ctx, r);
         ImGui::EndTabItem();
     }
     const ImGuiTabItemFlags select = m_select_plot ? ImGuiTabItemFlags_SetSelected : 0;
     m_select_plot = false;
     if (ImGui::BeginTabItem("Speedup against width", nullptr, select)) {
         ui::text_wrapped_coloured(r.gpu.software ? th.warning : th.text_dim, r.honesty);
-        draw_plot(ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y);
+        draw_plot(ctx, ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y);
         ImGui::EndTabItem();
     }
     ImGui::EndTabBar();
 }
 
 /// The bars, the table, the renderer line and, while they fit, why each row differs from the model.
-void MeasureView::draw_results(const measure::Report& r) {
-    const auto& th = ui::theme();
-    draw_bars(r);
-    draw_table(r);
+void MeasureView::draw_results(Context& ctx, const measure::Report& r) {
+    const auto& th = ctx.view.theme;
+    draw_bars(ctx, r);
+    draw_table(ctx, r);
     ui::text_wrapped_coloured(r.gpu.software || !r.gpu_path.shown() ? th.warning : th.text, r.honesty);
     const float wrap = ImGui::GetContentRegionAvail().x;
     const float reserve = m_points.empty() || ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * 20 ? 0 : ImGui::GetFontSize() * 12;
@@ -311,8 +310,8 @@ void MeasureView::draw_results(const measure::Report& r) {
 
 /// Each path's time per pass as a bar on one logarithmic axis (a 100x gap still shows both),
 /// with the model's prediction as a tick on the same axis.
-void MeasureView::draw_bars(const measure::Report& r) {
-    const auto& th = ui::theme();
+void MeasureView::draw_bars(Context& ctx, const measure::Report& r) {
+    const auto& th = ctx.view.theme;
     const std::vector<const measure::PathResult*> rows{&r.naive, &r.blas, &r.gpu_path};
     double lo = 1e300, hi = 0;
     for (const auto* p : rows)
@@ -343,7 +342,7 @@ void MeasureView::draw_bars(const measure::Report& r) {
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const auto& p = *rows[i];
         const float y = p0.y + static_cast<float>(i) * row_h;
-        const ImU32 c = row_colour(r, p);
+        const ImU32 c = row_colour(ctx.view.theme, r, p);
         dl->AddText(ImVec2(p0.x, y + (row_h - fs) * 0.5f), c, p.label.c_str());
         const ImVec2 a(p0.x + label_w, y + row_h * 0.15f), b(a.x + w, y + row_h * 0.85f);
         dl->AddRectFilled(a, b, th.panel, 2.0f);
@@ -369,7 +368,7 @@ void MeasureView::draw_bars(const measure::Report& r) {
     ImGui::Dummy(ImVec2(label_w + w + right_w, rows.size() * row_h + fs * 1.2f));
 }
 
-void MeasureView::draw_table(const measure::Report& r) {
+void MeasureView::draw_table(Context& ctx, const measure::Report& r) {
     const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("measured", 6, flags)) return;
     for (const char* h : {"Path", "Time a pass", "GFLOP/s", "Max |error|", "Model", "Measured \xc3\xb7 model"})
@@ -378,7 +377,7 @@ void MeasureView::draw_table(const measure::Report& r) {
     for (const measure::PathResult* p : {&r.naive, &r.blas, &r.gpu_path}) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::PushStyleColor(ImGuiCol_Text, row_colour(r, *p));
+        ImGui::PushStyleColor(ImGuiCol_Text, row_colour(ctx.view.theme, r, *p));
         ImGui::TextUnformatted(p->label.c_str());
         ImGui::PopStyleColor();
         ImGui::TableNextColumn();
@@ -423,8 +422,8 @@ void MeasureView::draw_table(const measure::Report& r) {
 
 /// Measured speedup over one neuron at a time on one core, against the width of every hidden
 /// layer; the model's speedups as thin lines. Dots and a few lines: cheap under software GL.
-void MeasureView::draw_plot(float height) {
-    const auto& th = ui::theme();
+void MeasureView::draw_plot(Context& ctx, float height) {
+    const auto& th = ctx.view.theme;
     const float fs = ImGui::GetFontSize();
     if (height < fs * 5) return;
     if (m_points.empty()) {
@@ -476,7 +475,7 @@ void MeasureView::draw_plot(float height) {
     const float margin = std::max(ImGui::CalcTextSize(buf).x, ImGui::CalcTextSize("100\xc3\x97").x) + fs * 0.5f;
     const ImVec2 a(p.x + margin, p.y + fs * 0.3f), b(p.x + ImGui::GetContentRegionAvail().x - fs * 0.5f, p.y + avail_h - fs * 2.2f);
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    ui::fill_opaque(dl, a, b, th.panel);
+    ui::fill_opaque(ctx.view, dl, a, b, th.panel);
     auto to_screen = [&](double x, double y) {
         const double fx = (std::log2(x) - lx0) / (lx1 - lx0), fy = (std::log10(y) - ly0) / (ly1 - ly0);
         return ImVec2(a.x + static_cast<float>(fx) * (b.x - a.x), b.y - static_cast<float>(fy) * (b.y - a.y));

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "lessons/context.hpp"
 #include "m2m/core/layers/layer_run.hpp"
 #include "measure/measurement.hpp"
 
@@ -23,10 +24,10 @@ public:
     /// the GPU path (this is the thread whose GL context is current).
     void tick();
     /// The controls: batch, Measure, Sweep, Cancel, and the memory it will need.
-    void draw_controls(const core::Network& net);
+    void draw_controls(Context& ctx, const core::Network& net);
     /// True while the scene shows the measurement instead of the animation.
     bool showing() const { return m_showing; }
-    void draw_scene();
+    void draw_scene(Context& ctx);
     /// " measure=<phase> progress=<0..1> points=<n>" for the app's state line.
     std::string status() const;
 
@@ -52,11 +53,11 @@ private:
     void begin(const std::vector<int>& widths);
     void finish(bool cancelled);
     void add_point(const measure::Report& r);
-    void draw_progress();
-    void draw_results(const measure::Report& r);
-    void draw_bars(const measure::Report& r);
-    void draw_table(const measure::Report& r);
-    void draw_plot(float height);
+    void draw_progress(Context& ctx);
+    void draw_results(Context& ctx, const measure::Report& r);
+    void draw_bars(Context& ctx, const measure::Report& r);
+    void draw_table(Context& ctx, const measure::Report& r);
+    void draw_plot(Context& ctx, float height);
 
     std::unique_ptr<Job> m_job;
     std::optional<measure::Report> m_last;

@@ -31,17 +31,17 @@ Column layout_column(int width, float x, float top, float bottom, float radius) 
     return c;
 }
 
-ImU32 state_colour(NeuronState s, ImU32 machine) {
+ImU32 state_colour(const Theme& th, NeuronState s, ImU32 machine) {
     switch (s) {
     case NeuronState::active: return machine;
     case NeuronState::done: return fade(machine, 0.45f);
-    default: return theme().idle;
+    default: return th.idle;
     }
 }
 
 }  // namespace
 
-void draw_network(const NetworkFrame& f, ImVec2 a, ImVec2 b, std::uint32_t colour) {
+void draw_network(const Theme& th, const NetworkFrame& f, ImVec2 a, ImVec2 b, std::uint32_t colour) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const std::size_t n = f.widths.size();
     if (n < 2) return;
@@ -57,7 +57,7 @@ void draw_network(const NetworkFrame& f, ImVec2 a, ImVec2 b, std::uint32_t colou
     for (std::size_t l = 1; l < n; ++l) {
         const Column &p = cols[l - 1], &c = cols[l];
         const bool lit = f.active[l] > 0;
-        const ImU32 edge = lit ? fade(colour, 0.55f) : fade(theme().grid, 0.6f);
+        const ImU32 edge = lit ? fade(colour, 0.55f) : fade(th.grid, 0.6f);
         if (!p.strip && !c.strip && f.widths[l - 1] * f.widths[l] <= max_drawn_edges) {
             for (float y0 : p.ys)
                 for (float y1 : c.ys) dl->AddLine(ImVec2(p.x, y0), ImVec2(c.x, y1), edge, 1.0f);
@@ -77,7 +77,7 @@ void draw_network(const NetworkFrame& f, ImVec2 a, ImVec2 b, std::uint32_t colou
         const bool input = l == 0;
         if (!c.strip) {
             for (std::size_t i = 0; i < c.ys.size(); ++i) {
-                const ImU32 fill = input ? theme().done_dim : state_colour(f.states[l][i], colour);
+                const ImU32 fill = input ? th.done_dim : state_colour(th, f.states[l][i], colour);
                 dl->AddCircleFilled(ImVec2(c.x, c.ys[i]), radius, fill, 12);
             }
         } else {
@@ -87,7 +87,7 @@ void draw_network(const NetworkFrame& f, ImVec2 a, ImVec2 b, std::uint32_t colou
             const ImVec2 s0(c.x - w * 0.5f, c.top), s1(c.x + w * 0.5f, c.bottom);
             // Square corners: a rounded rectangle is ~40 anti-aliased triangles, a square one 2, and
             // the widest network draws 54 strips a frame (it shows under software GL).
-            dl->AddRectFilled(s0, s1, input ? theme().done_dim : theme().idle);
+            dl->AddRectFilled(s0, s1, input ? th.done_dim : th.idle);
             if (!input && f.widths[l] > 0) {
                 const float h = s1.y - s0.y;
                 const float done_h = h * static_cast<float>(f.done[l]) / static_cast<float>(f.widths[l]);
@@ -104,7 +104,7 @@ void draw_network(const NetworkFrame& f, ImVec2 a, ImVec2 b, std::uint32_t colou
         const float tw = ImGui::CalcTextSize(buf).x;
         const auto every = static_cast<std::size_t>(std::max(1, static_cast<int>(std::ceil((label_w + fs) / std::max(dx, 1.0f)))));
         if (l + 1 == n || (l % every == 0 && l + every < n))
-            dl->AddText(ImVec2(std::clamp(c.x - tw * 0.5f, a.x, b.x - tw), bottom + fs * 0.2f), theme().text_dim, buf);
+            dl->AddText(ImVec2(std::clamp(c.x - tw * 0.5f, a.x, b.x - tw), bottom + fs * 0.2f), th.text_dim, buf);
     }
 }
 

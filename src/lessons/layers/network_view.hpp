@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "ui/theme.hpp"
+
 namespace m2m::ui {
 
 enum class NeuronState : std::uint8_t { waiting, active, done };
@@ -25,6 +27,6 @@ struct NetworkFrame {
 };
 
 /// Draws into the rectangle [a, b] of the current window's draw list.
-void draw_network(const NetworkFrame& frame, ImVec2 a, ImVec2 b, std::uint32_t colour);
+void draw_network(const Theme& th, const NetworkFrame& frame, ImVec2 a, ImVec2 b, std::uint32_t colour);
 
 }  // namespace m2m::ui

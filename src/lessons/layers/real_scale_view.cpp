@@ -174,20 +174,20 @@ void RealScaleView::apply(const Settings& s) {
 
 // [SECTION] tab and controls ----------------------------------------------------------------
 
-bool RealScaleView::draw() {
+bool RealScaleView::draw(Context& ctx) {
     m_open = draw_view_tabs({"lesson1_views", "Layer by layer", "tab_layer_by_layer", "Real scale: a frontier model",
                              "tab_real_scale"},
                             m_select);
     if (!m_open) return false;
     if (m_computations == 0) apply(m_settings);  // first shown: ask the core once
     const float fs = ImGui::GetFontSize();
-    controls_beside_scene("real_scale", std::min(fs * 21.0f, ImGui::GetContentRegionAvail().x * 0.36f),
-                          [this] { draw_controls(); }, [this] { draw_scene(); });
+    controls_beside_scene(ctx.view, "real_scale", std::min(fs * 21.0f, ImGui::GetContentRegionAvail().x * 0.36f),
+                          [&] { draw_controls(ctx); }, [&] { draw_scene(ctx); });
     return true;
 }
 
-void RealScaleView::draw_controls() {
-    const auto& th = ui::theme();
+void RealScaleView::draw_controls(Context& ctx) {
+    const auto& th = ctx.view.theme;
     static const std::string intro =
         "The network on the first tab has a few dozen parameters. A frontier model has hundreds of billions, and "
         "learns from hundreds of billions of tokens or more. How long would training it take?";
@@ -287,23 +287,23 @@ void RealScaleView::draw_controls() {
 
 // [SECTION] scene ---------------------------------------------------------------------------
 
-void RealScaleView::draw_scene() {
-    const auto& th = ui::theme();
+void RealScaleView::draw_scene(Context& ctx) {
+    const auto& th = ctx.view.theme;
     ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr;
     if (big) ImGui::PushFont(big);
     m_wrap.text(th.text, m_title);
     if (big) ImGui::PopFont();
     if (!m_comparison.assumptions.empty()) m_wrap.text(th.text_dim, m_comparison.assumptions.front());
     ImGui::Spacing();
-    draw_bars();
+    draw_bars(ctx);
     ImGui::Spacing();
-    draw_notes();
+    draw_notes(ctx);
 }
 
 /// One bar per machine on a logarithmic time axis with calendar marks, so "months against
 /// days" and "centuries against months" both show.
-void RealScaleView::draw_bars() {
-    const auto& th = ui::theme();
+void RealScaleView::draw_bars(Context& ctx) {
+    const auto& th = ctx.view.theme;
     const float fs = ImGui::GetFontSize();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr;
@@ -371,8 +371,8 @@ void RealScaleView::draw_bars() {
     m_wrap.text(th.text_dim, axis);
 }
 
-void RealScaleView::draw_notes() {
-    const auto& th = ui::theme();
+void RealScaleView::draw_notes(Context& ctx) {
+    const auto& th = ctx.view.theme;
     const ImU32 colours[3] = {th.cpu, th.gpu, th.nvlink};
     const float fs = ImGui::GetFontSize();
     ImGui::TextUnformatted("How each row is counted");

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ui/space_wrap.hpp"
+#include "lessons/context.hpp"
 #include "lessons/view_tabs.hpp"
 #include "m2m/core/scale/estimator.hpp"
 
@@ -38,7 +39,7 @@ public:
 
     /// The tab bar at the top of Lesson 1 ("Layer by layer", "Real scale"). When the real-scale
     /// tab is selected it draws the whole lesson area and returns true; else the caller draws.
-    bool draw();
+    bool draw(Context& ctx);
     /// Selects the real-scale tab (true) or the lesson's own (false) from the next frame on.
     void open(bool on = true) { m_select = on ? TabRequest::scale : TabRequest::own; }
     bool is_open() const { return m_open; }
@@ -69,10 +70,10 @@ public:
     void load_state(const nlohmann::json& j, const std::string& where);
 
 private:
-    void draw_controls();
-    void draw_scene();
-    void draw_bars();
-    void draw_notes();
+    void draw_controls(Context& ctx);
+    void draw_scene(Context& ctx);
+    void draw_bars(Context& ctx);
+    void draw_notes(Context& ctx);
 
     Settings m_settings;
     double m_edit_billions = 0;  ///< the tokens box while the student types; applied when it is left

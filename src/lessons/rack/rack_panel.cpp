@@ -44,9 +44,8 @@ const presets::SystemPreset& system_preset(std::size_t i) { return *presets::bui
 // "DGX H100" from "DGX H100: 8x H100 SXM 80GB, ...".
 std::string short_name(const std::string& name) { return name.substr(0, name.find(':')); }
 
-ImU32 link_colour(core::LinkType t) {
-    return t == core::LinkType::nvlink ? ui::theme().nvlink : t == core::LinkType::infiniband ? ui::theme().infiniband
-                                                                                               : ui::theme().text;
+ImU32 link_colour(const ui::Theme& th, core::LinkType t) {
+    return t == core::LinkType::nvlink ? th.nvlink : t == core::LinkType::infiniband ? th.infiniband : th.text;
 }
 
 }  // namespace
@@ -250,7 +249,7 @@ void RackPanel::draw(float dt_s) {
                                             static_cast<double>(m_transfer.run.request.bytes), m_transfer.time_s,
                                             m_transfer.relative_time});
     const float fs = ImGui::GetFontSize();
-    if (!ui::view().presenter) {  // presenter mode: only the scene and the readouts
+    if (!m_ctx.view.presenter) {  // presenter mode: only the scene and the readouts
         const float controls_w = std::min(fs * 21.0f, ImGui::GetContentRegionAvail().x * 0.36f);
         ImGui::BeginChild("controls", ImVec2(controls_w, 0), true);
         draw_controls();
@@ -282,7 +281,7 @@ bool RackPanel::bytes_slider(const char* label, double& bytes, float width) {
 }
 
 void RackPanel::draw_controls() {
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     ui::text_wrapped_coloured(th.text,
                               "GPUs keep swapping half-finished results, so their wires matter as much as they do.");
     draw_legend();
@@ -332,7 +331,7 @@ void RackPanel::draw_controls() {
 
 void RackPanel::draw_legend() {
     // A colour key: small squares drawn like the links and the tensor in the drawing.
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     const float s = std::round(ImGui::GetFontSize() * 0.6f);
     const std::pair<ImU32, const char*> keys[] = {{th.nvlink, "NVLink"}, {th.infiniband, "InfiniBand"}, {th.accent, "the tensor"}};
     for (std::size_t i = 0; i < 3; ++i) {
@@ -347,7 +346,7 @@ void RackPanel::draw_legend() {
 }
 
 void RackPanel::draw_send_controls() {
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     const core::Cluster& c = cluster();
     ui::text_wrapped_coloured(m_picking_to ? th.accent : th.text_dim,
                               m_picking_to ? "Now click the GPU that receives it." : "Click two GPUs: the sender, then the receiver.");
@@ -420,7 +419,7 @@ float RackPanel::reveal_height(float wrap) const {
 
 void RackPanel::draw_reveal() {
     if (!send_finished() || !m_guess.any()) return;
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     const core::SendReveal r = reveal();
     for (std::size_t i = 0; i < r.lines.size(); ++i) {
         const bool link_line = r.link_guessed && i == 0;
@@ -431,7 +430,7 @@ void RackPanel::draw_reveal() {
 }
 
 void RackPanel::draw_collective_controls() {
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     ui::text_wrapped_coloured(th.text_dim, "Every GPU ends with the sum of all the data: around a ring, each passes a "
                                            "slice on, step after step.");
     int group = static_cast<int>(m_group);
@@ -486,11 +485,11 @@ void RackPanel::draw_scene() {
     } else {
         draw_step();
     }
-    ui::text_wrapped_coloured(ui::theme().text, verdict);
+    ui::text_wrapped_coloured(m_ctx.view.theme.text, verdict);
 }
 
 void RackPanel::draw_readouts() {
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     const float gap = ImGui::GetFontSize() * 1.5f;
     struct Item {
         const char* label;
@@ -500,7 +499,7 @@ void RackPanel::draw_readouts() {
     std::vector<Item> items;
     if (m_mode == Mode::send) {
         const core::TransferStory& s = m_transfer_story;
-        const ImU32 link = link_colour(m_transfer.run.route.type);
+        const ImU32 link = link_colour(m_ctx.view.theme, m_transfer.run.route.type);
         items = {{"LINK", s.link, link},
                  {"BANDWIDTH, ONE WAY", s.bandwidth, link},
                  {"RELATIVE TIME", s.relative_time, th.text},
@@ -509,9 +508,9 @@ void RackPanel::draw_readouts() {
     } else {
         const core::CollectiveStory& s = m_collective_story;
         items = {{"TIME", s.time, th.text},
-                 {"BUSBW", s.busbw, link_colour(m_collective.slowest)},
+                 {"BUSBW", s.busbw, link_colour(m_ctx.view.theme, m_collective.slowest)},
                  {"ALGBW", s.algbw, th.text},
-                 {"SLOWEST LINK", s.slowest, link_colour(m_collective.slowest)},
+                 {"SLOWEST LINK", s.slowest, link_colour(m_ctx.view.theme, m_collective.slowest)},
                  {"STEPS", s.steps, th.text}};
     }
     // Drop readouts from the right until the row fits (the last ones are repeated below the drawing).
@@ -527,7 +526,7 @@ void RackPanel::draw_readouts() {
     }
     for (std::size_t i = 0; i < fit; ++i) {
         if (i > 0) ImGui::SameLine(0, gap);
-        ui::readout(items[i].label, items[i].value, items[i].colour);
+        ui::readout(m_ctx.view.theme, items[i].label, items[i].value, items[i].colour);
         if (i == 0) ui::note_item("readout_first");
     }
 }
@@ -539,7 +538,7 @@ void RackPanel::draw_drawing(float height) {
     const ui::RackInput in = ui::rack_buttons(m_layout, a, b);
     m_hovered = in.hovered ? static_cast<int>(*in.hovered) : -1;
     if (in.clicked && m_mode == Mode::send) click_gpu(*in.clicked);
-    ui::draw_rack(m_layout, cluster(), paint_at(m_playback.cursor()));
+    ui::draw_rack(m_ctx.view.theme, m_layout, cluster(), paint_at(m_playback.cursor()));
     if (in.hovered) {
         const core::Cluster& c = cluster();
         const core::GpuId g = *in.hovered;
@@ -576,7 +575,7 @@ std::string RackPanel::step_head() const {
 void RackPanel::draw_time_split() {
     // One bar for the whole send: the latency part, then the bytes over the bottleneck, each as
     // wide as its share of the time (the smaller never thinner than 3 px), filled up to the cursor.
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     const core::TransferRun& run = m_transfer.run;
     const core::TransferStory& s = m_transfer_story;
     const float fs = ImGui::GetFontSize();
@@ -584,7 +583,7 @@ void RackPanel::draw_time_split() {
     ImGui::PushTextWrapPos(0.0f);  // two lines on a narrow scene rather than a cut one
     ImGui::TextUnformatted(text.c_str());
     ui::same_line_if_fits(ImGui::CalcTextSize(s.bound.c_str()).x, fs);
-    ImGui::PushStyleColor(ImGuiCol_Text, s.latency_bound ? th.warning : link_colour(run.route.type));
+    ImGui::PushStyleColor(ImGuiCol_Text, s.latency_bound ? th.warning : link_colour(m_ctx.view.theme, run.route.type));
     ImGui::TextUnformatted(s.bound.c_str());
     ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
@@ -595,7 +594,7 @@ void RackPanel::draw_time_split() {
     const float w = ImGui::GetContentRegionAvail().x, h = fs;
     const double total = std::max(m_transfer.time_s, 1e-30);
     const float lat_w = std::clamp(static_cast<float>(run.latency_s / total) * w, 3.0f, w - 3.0f);
-    const ImU32 bytes_col = link_colour(run.route.type);
+    const ImU32 bytes_col = link_colour(m_ctx.view.theme, run.route.type);
     dl->AddRectFilled(p, ImVec2(p.x + lat_w, p.y + h), ui::fade(th.warning, 0.35f));
     dl->AddRectFilled(ImVec2(p.x + lat_w, p.y), ImVec2(p.x + w, p.y + h), ui::fade(bytes_col, 0.35f));
     const float cur = static_cast<float>(std::clamp(m_playback.cursor() / total, 0.0, 1.0)) * w;
@@ -607,7 +606,7 @@ void RackPanel::draw_time_split() {
 void RackPanel::draw_step() {
     // The current ring step as a small Gantt chart: every step is alike, so this one shows how
     // long the NVLink sends and the InfiniBand sends take inside it, and who waits for whom.
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     const core::CollectiveResult& r = m_collective;
     const core::CollectiveStory& s = m_collective_story;
     const float fs = ImGui::GetFontSize();
@@ -636,7 +635,7 @@ void RackPanel::draw_step() {
         const ImVec2 p = ImGui::GetCursorScreenPos();
         dl->AddText(ImVec2(p.x, p.y + (h - fs) * 0.5f), row.end_s > 0 ? th.text : th.text_dim, row.label);
         const ImVec2 a(p.x + label_w, p.y), b(a.x + w, p.y + h);
-        ui::fill_opaque(dl, a, b, th.panel);
+        ui::fill_opaque(m_ctx.view, dl, a, b, th.panel);
         if (row.end_s > 0 && r.step_s > 0) {
             const float end_x = a.x + w * static_cast<float>(std::min(row.end_s / r.step_s, 1.0));
             const float cur_x = a.x + w * static_cast<float>(std::clamp(std::min(in_step, row.end_s) / r.step_s, 0.0, 1.0));

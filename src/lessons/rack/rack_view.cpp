@@ -283,9 +283,8 @@ void paint_transfer(RackPaint& p, const RackLayout& l, const core::Cluster& c, c
 
 // [SECTION] drawing ---------------------------------------------------------------------------
 
-void draw_rack(const RackLayout& l, const core::Cluster& c, const RackPaint& p) {
+void draw_rack(const Theme& th, const RackLayout& l, const core::Cluster& c, const RackPaint& p) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    const Theme& th = theme();
     const float fs = ImGui::GetFontSize();
     const ImU32 switch_ib = fade(th.infiniband, 0.3f), switch_nv = fade(th.nvlink, 0.35f);
     const ImU32 busy_ib = fade(th.infiniband, 0.75f), busy_nv = fade(th.nvlink, 0.8f);

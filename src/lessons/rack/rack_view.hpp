@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "m2m/core/rack/topology.hpp"
+#include "ui/theme.hpp"
 
 namespace m2m::ui {
 
@@ -71,7 +72,7 @@ void paint_transfer(RackPaint& p, const RackLayout& l, const core::Cluster& c, c
                     double bandwidth_s, bool pulses);
 
 /// Draws the cluster and the paint into the current window (nothing but draw-list calls).
-void draw_rack(const RackLayout& l, const core::Cluster& c, const RackPaint& p);
+void draw_rack(const Theme& th, const RackLayout& l, const core::Cluster& c, const RackPaint& p);
 
 /// One invisible button per GPU, so a person (or xdotool) can click them; each GPU's rectangle
 /// is noted as "gpu_<id>" for the window tests. Leaves the cursor below the drawing.

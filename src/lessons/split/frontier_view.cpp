@@ -54,13 +54,12 @@ std::string words(double v) {
     return fmt("%.3g", v);
 }
 
-ImU32 link_colour(bool infiniband) { return infiniband ? ui::theme().infiniband : ui::theme().nvlink; }
+ImU32 link_colour(const ui::Theme& th, bool infiniband) { return infiniband ? th.infiniband : th.nvlink; }
 
 // Memory parts, in the order they are stacked: weights, gradients (made by the backward pass, so
 // its colour), Adam state (the update's colour), activations.
-ImU32 part_colour(int i) {
-    const auto& th = ui::theme();
-    const ImU32 c[4] = {th.gpu, ui::bar_kind_colour(ui::BarKind::backward), ui::bar_kind_colour(ui::BarKind::update), th.cpu};
+ImU32 part_colour(const ui::Theme& th, int i) {
+    const ImU32 c[4] = {th.gpu, ui::bar_kind_colour(th, ui::BarKind::backward), ui::bar_kind_colour(th, ui::BarKind::update), th.cpu};
     return c[std::clamp(i, 0, 3)];
 }
 
@@ -68,15 +67,15 @@ int clamp_whole(int v) { return std::clamp(v, 1, max_whole); }
 int as_int(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, INT_MIN, INT_MAX)); }
 
 // One horizontal bar of stacked parts on a scale of `scale` bytes; returns its left x and width.
-std::pair<float, float> stacked_bar(const double* parts, int n, double scale, float height) {
+std::pair<float, float> stacked_bar(const ui::Theme& th, const double* parts, int n, double scale, float height) {
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x;
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddRectFilled(p, ImVec2(p.x + w, p.y + height), ui::theme().panel, 2.0f);
+    dl->AddRectFilled(p, ImVec2(p.x + w, p.y + height), th.panel, 2.0f);
     float x = p.x;
     for (int i = 0; i < n; ++i) {
         const float x1 = std::min(p.x + w, x + static_cast<float>(parts[i] / scale) * w);
-        if (x1 > x) dl->AddRectFilled(ImVec2(x, p.y), ImVec2(std::max(x1, x + 1.0f), p.y + height), part_colour(i));
+        if (x1 > x) dl->AddRectFilled(ImVec2(x, p.y), ImVec2(std::max(x1, x + 1.0f), p.y + height), part_colour(th, i));
         x = x1;
     }
     ImGui::Dummy(ImVec2(w, height));
@@ -277,7 +276,7 @@ void FrontierView::build_views() {
         m_rows.push_back(std::move(row));
         m_bar_link.push_back(std::move(links));
     }
-    recolour();
+    m_coloured_for.reset();  // coloured at the next draw, in the theme it draws with
     // One legend entry per link: what crosses it.
     const bool dp_sync = s.layout.dp > 1;
     for (int ib = 0; ib < 2; ++ib) {
@@ -294,11 +293,11 @@ void FrontierView::build_views() {
                    " \xc2\xb7 gradient sync on " + std::string(l.dp > 1 ? (dp_ib ? "InfiniBand" : "NVLink") : "no link (DP 1)");
 }
 
-void FrontierView::recolour() {
+void FrontierView::recolour(const ui::Theme& th) {
     for (std::size_t r = 0; r < m_rows.size(); ++r)
         for (std::size_t b = 0; b < m_rows[r].bars.size(); ++b)
-            if (m_bar_link[r][b]) m_rows[r].bars[b].colour = link_colour(m_bar_link[r][b] == 2);
-    m_theme_kind = ui::theme().kind;
+            if (m_bar_link[r][b]) m_rows[r].bars[b].colour = link_colour(th, m_bar_link[r][b] == 2);
+    m_coloured_for = th.kind;
 }
 
 void FrontierView::run_search() {
@@ -320,19 +319,19 @@ bool FrontierView::apply_search_row(std::size_t i) {
 
 // [SECTION] tab and controls ----------------------------------------------------------------
 
-bool FrontierView::draw() {
+bool FrontierView::draw(Context& ctx) {
     m_open = draw_view_tabs({"lesson3_views", "Toy network", "tab_toy_network", "Frontier scale: a real model", "tab_frontier"},
                             m_select);
     if (!m_open) return false;
-    if (ui::theme().kind != m_theme_kind) recolour();
+    if (m_coloured_for != ctx.view.theme.kind) recolour(ctx.view.theme);
     const float fs = ImGui::GetFontSize();
-    controls_beside_scene("frontier", std::min(fs * 20.0f, ImGui::GetContentRegionAvail().x * 0.3f),
-                          [this] { draw_controls(); }, [this] { draw_scene(); });
+    controls_beside_scene(ctx.view, "frontier", std::min(fs * 20.0f, ImGui::GetContentRegionAvail().x * 0.3f),
+                          [&] { draw_controls(ctx); }, [&] { draw_scene(ctx); });
     return true;
 }
 
-void FrontierView::draw_controls() {
-    const auto& th = ui::theme();
+void FrontierView::draw_controls(Context& ctx) {
+    const auto& th = ctx.view.theme;
     static const std::string intro = "A real model on real GPUs. Will it fit? Then split it and time one training step.";
     m_wrap.text(th.text, intro);
     ImGui::Separator();
@@ -389,7 +388,7 @@ void FrontierView::draw_controls() {
         changed = true;
     }
     static const std::string batch_label = "Sequences a step", tokens_label = "Training tokens, billions";
-    m_wrap.text(ui::theme().text, batch_label);
+    m_wrap.text(ctx.view.theme.text, batch_label);
     ImGui::SetNextItemWidth(input_w);
     ImGui::InputInt("##frontier_batch", &m_edit_batch, 0, 0);
     if (ImGui::IsItemDeactivatedAfterEdit() && clamp_whole(m_edit_batch) != l.global_batch) {
@@ -398,7 +397,7 @@ void FrontierView::draw_controls() {
     }
     if (!ImGui::IsItemActive()) m_edit_batch = as_int(l.global_batch);
     ui::note_item("frontier_batch");
-    m_wrap.text(ui::theme().text, tokens_label);
+    m_wrap.text(ctx.view.theme.text, tokens_label);
     ImGui::SetNextItemWidth(input_w);
     ImGui::InputDouble("##frontier_tokens", &m_edit_billions, 0, 0, "%.4g");
     if (ImGui::IsItemDeactivatedAfterEdit()) {
@@ -407,12 +406,12 @@ void FrontierView::draw_controls() {
     }
     if (!ImGui::IsItemActive()) m_edit_billions = s.tokens / 1e9;
     ImGui::Separator();
-    draw_layout_controls(s, changed);
+    draw_layout_controls(ctx, s, changed);
     if (changed) apply(s);  // every value offered here is accepted (a refused layout is explained)
     if (m_problem) m_wrap.text(th.warning, m_problem_text);
 }
 
-void FrontierView::draw_layout_controls(Settings& s, bool& changed) {
+void FrontierView::draw_layout_controls(Context& ctx, Settings& s, bool& changed) {
     core::Layout& l = s.layout;
     const auto fit_dp = [&] {
         const std::int64_t tp_pp = static_cast<std::int64_t>(l.tp) * l.pp;
@@ -448,7 +447,7 @@ void FrontierView::draw_layout_controls(Settings& s, bool& changed) {
     ui::note_item("frontier_pp");
     whole("DP", l.dp, l.dp, false);
     ui::note_item("frontier_dp");
-    m_wrap.text(ui::theme().text_dim, m_product_text);
+    m_wrap.text(ctx.view.theme.text_dim, m_product_text);
     int mb = as_int(l.micro_batch);
     ImGui::SetNextItemWidth(input_w);
     if (ImGui::InputInt("MB", &mb) && clamp_whole(mb) != l.micro_batch) {
@@ -469,27 +468,27 @@ void FrontierView::draw_layout_controls(Settings& s, bool& changed) {
         "Attention", l.attention, {{"standard", core::AttentionKernel::standard}, {"flash", core::AttentionKernel::flash}});
     changed |= radio_row<int>("ZeRO", l.zero_stage, {{"0", 0}, {"1", 1}});
     static const std::string zero = "ZeRO 1 splits the Adam state over the DP copies.";
-    m_wrap.text(ui::theme().text_dim, zero);
+    m_wrap.text(ctx.view.theme.text_dim, zero);
 }
 
 // [SECTION] memory --------------------------------------------------------------------------
 
-void FrontierView::draw_scene() {
+void FrontierView::draw_scene(Context& ctx) {
     const float fs = ImGui::GetFontSize();
     // Tall windows show memory, the step and the lists one under another; short ones keep the
     // readouts on top and let the rest take turns in tabs.
     const bool tall = ImGui::GetContentRegionAvail().y >= fs * 36.0f;
-    draw_readouts();
-    if (m_problem) m_wrap.text(ui::theme().warning, m_problem_text);
+    draw_readouts(ctx);
+    if (m_problem) m_wrap.text(ctx.view.theme.warning, m_problem_text);
     if (tall) {
-        draw_whole_model();
+        draw_whole_model(ctx);
         ImGui::Spacing();
-        draw_per_gpu();
+        draw_per_gpu(ctx);
         ImGui::Spacing();
         if (!m_problem) {
             const float rest = ImGui::GetContentRegionAvail().y;
             const float rows_h = ui::timeline_height(static_cast<int>(m_rows.size()), {}) + fs * 1.6f;
-            draw_timeline(std::min(rest - fs * 12.0f, rows_h));  // room left for the lists below
+            draw_timeline(ctx, std::min(rest - fs * 12.0f, rows_h));  // room left for the lists below
         }
     }
     if (!ImGui::BeginTabBar("frontier_lists")) return;
@@ -498,9 +497,9 @@ void FrontierView::draw_scene() {
         ui::note_item("frontier_memory_tab");
         if (open) {
             ImGui::BeginChild("frontier_memory", ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
-            draw_whole_model();
+            draw_whole_model(ctx);
             ImGui::Spacing();
-            draw_per_gpu();
+            draw_per_gpu(ctx);
             ImGui::EndChild();
             ImGui::EndTabItem();
         }
@@ -509,7 +508,7 @@ void FrontierView::draw_scene() {
         const bool open = ImGui::BeginTabItem("Step timeline");
         ui::note_item("frontier_timeline_tab");
         if (open) {
-            draw_timeline(ImGui::GetContentRegionAvail().y);
+            draw_timeline(ctx, ImGui::GetContentRegionAvail().y);
             ImGui::EndTabItem();
         }
     }
@@ -517,7 +516,7 @@ void FrontierView::draw_scene() {
     ui::note_item("frontier_search_tab");
     if (search_open) {
         ImGui::BeginChild("frontier_search", ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
-        draw_search();
+        draw_search(ctx);
         ImGui::EndChild();
         ImGui::EndTabItem();
     }
@@ -525,50 +524,50 @@ void FrontierView::draw_scene() {
     ui::note_item("frontier_assumptions_tab");
     if (assumptions_open) {
         ImGui::BeginChild("frontier_assumptions", ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
-        draw_assumptions();
+        draw_assumptions(ctx);
         ImGui::EndChild();
         ImGui::EndTabItem();
     }
     ImGui::EndTabBar();
 }
 
-void FrontierView::draw_whole_model() {
-    const auto& th = ui::theme();
+void FrontierView::draw_whole_model(Context& ctx) {
+    const auto& th = ctx.view.theme;
     const float fs = ImGui::GetFontSize();
     m_wrap.text(th.text, m_whole_text);
     const double cap = m_setup.gpu.memory_bytes, state = state_bytes();
     const double parts[3] = {m_whole.weights_bytes, m_whole.gradients_bytes, m_whole.optimizer_bytes};
-    const auto [x0, w] = stacked_bar(parts, 3, std::max(state, cap), fs * 1.1f);
+    const auto [x0, w] = stacked_bar(th, parts, 3, std::max(state, cap), fs * 1.1f);
     // One GPU's memory drawn on the same scale: a box from zero to its capacity.
     const float y1 = ImGui::GetItemRectMax().y, y0 = ImGui::GetItemRectMin().y;
     const float xc = x0 + static_cast<float>(cap / std::max(state, cap)) * w;
     ImGui::GetWindowDrawList()->AddRect(ImVec2(x0 + 1, y0 - 2), ImVec2(std::max(xc, x0 + 4) - 1, y1 + 2), th.text, 0, 0, 2.5f);
-    ui::timeline_legend({{m_whole_legend[0].c_str(), part_colour(0)}, {m_whole_legend[1].c_str(), part_colour(1)},
-                         {m_whole_legend[2].c_str(), part_colour(2)}, {m_whole_legend[3].c_str(), th.text}});
+    ui::timeline_legend({{m_whole_legend[0].c_str(), part_colour(th, 0)}, {m_whole_legend[1].c_str(), part_colour(th, 1)},
+                         {m_whole_legend[2].c_str(), part_colour(th, 2)}, {m_whole_legend[3].c_str(), th.text}});
     m_wrap.text(state > cap ? th.warning : th.text, m_whole_verdict);
 }
 
-void FrontierView::draw_per_gpu() {
-    const auto& th = ui::theme();
+void FrontierView::draw_per_gpu(Context& ctx) {
+    const auto& th = ctx.view.theme;
     const float fs = ImGui::GetFontSize();
     if (m_problem) return;
     const core::MemoryUse& m = m_estimate.memory;
     m_wrap.text(m.fits ? th.text : th.warning, m_gpu_head);
     const double parts[4] = {m.weights_bytes, m.gradients_bytes, m.optimizer_bytes, m.activations_bytes};
     const double scale = std::max(m.total_bytes, m.capacity_bytes) * 1.04;
-    const auto [x0, w] = stacked_bar(parts, 4, scale, fs * 1.1f);
+    const auto [x0, w] = stacked_bar(th, parts, 4, scale, fs * 1.1f);
     const float y0 = ImGui::GetItemRectMin().y, y1 = ImGui::GetItemRectMax().y;
     const float xc = x0 + static_cast<float>(m.capacity_bytes / scale) * w;
     ImGui::GetWindowDrawList()->AddLine(ImVec2(xc, y0 - fs * 0.3f), ImVec2(xc, y1 + fs * 0.3f), th.text, 3.0f);
-    ui::timeline_legend({{m_gpu_legend[0].c_str(), part_colour(0)}, {m_gpu_legend[1].c_str(), part_colour(1)},
-                         {m_gpu_legend[2].c_str(), part_colour(2)}, {m_gpu_legend[3].c_str(), part_colour(3)},
+    ui::timeline_legend({{m_gpu_legend[0].c_str(), part_colour(th, 0)}, {m_gpu_legend[1].c_str(), part_colour(th, 1)},
+                         {m_gpu_legend[2].c_str(), part_colour(th, 2)}, {m_gpu_legend[3].c_str(), part_colour(th, 3)},
                          {m_gpu_legend[4].c_str(), th.text}});
 }
 
 // [SECTION] readouts and timeline -----------------------------------------------------------
 
-void FrontierView::draw_readouts() {
-    const auto& th = ui::theme();
+void FrontierView::draw_readouts(Context& ctx) {
+    const auto& th = ctx.view.theme;
     const float fs = ImGui::GetFontSize();
     if (m_problem) return;
     const core::Estimate& e = m_estimate;
@@ -586,7 +585,7 @@ void FrontierView::draw_readouts() {
             ImGui::SameLine(0, fs * 2.0f);
             if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
         }
-        ui::readout(labels[i], values[i], colours[i]);
+        ui::readout(th, labels[i], values[i], colours[i]);
         if (ImGui::IsItemHovered()) {
             if (i == 2) ImGui::SetTooltip("Model FLOPs utilization: the model's FLOPs per step over the step time and every GPU's peak.");
             if (i == 3) ImGui::SetTooltip("Hardware FLOPs utilization: as MFU, but counting recomputed work too.");
@@ -595,13 +594,13 @@ void FrontierView::draw_readouts() {
     }
 }
 
-void FrontierView::draw_timeline(float height) {
+void FrontierView::draw_timeline(Context& ctx, float height) {
     const float fs = ImGui::GetFontSize();
-    std::vector<ui::LegendEntry> legend = {{"forward", ui::bar_kind_colour(ui::BarKind::forward)},
-                                           {"backward", ui::bar_kind_colour(ui::BarKind::backward)},
-                                           {"Adam update", ui::bar_kind_colour(ui::BarKind::update)}};
+    std::vector<ui::LegendEntry> legend = {{"forward", ui::bar_kind_colour(ctx.view.theme, ui::BarKind::forward)},
+                                           {"backward", ui::bar_kind_colour(ctx.view.theme, ui::BarKind::backward)},
+                                           {"Adam update", ui::bar_kind_colour(ctx.view.theme, ui::BarKind::update)}};
     for (int ib = 0; ib < 2; ++ib)
-        if (!m_link_legend[ib].empty()) legend.push_back({m_link_legend[ib].c_str(), link_colour(ib == 1)});
+        if (!m_link_legend[ib].empty()) legend.push_back({m_link_legend[ib].c_str(), link_colour(ctx.view.theme, ib == 1)});
     const float y_before = ImGui::GetCursorPosY();
     ui::timeline_legend(legend);
     const float box = std::max(height - (ImGui::GetCursorPosY() - y_before), fs * 3.0f);
@@ -614,10 +613,10 @@ void FrontierView::draw_timeline(float height) {
     const float need = ui::timeline_height(n, o);
     ui::TimelineResult r;
     if (need <= box) {
-        r = ui::draw_timeline("frontier_step", m_rows, o, ImVec2(ImGui::GetContentRegionAvail().x, need));
+        r = ui::draw_timeline(ctx.view, "frontier_step", m_rows, o, ImVec2(ImGui::GetContentRegionAvail().x, need));
     } else {  // many stages: the rows scroll, only the visible ones are drawn
         ImGui::BeginChild("frontier_step_rows", ImVec2(0, box), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
-        r = ui::draw_timeline("frontier_step", m_rows, o, ImVec2(ImGui::GetContentRegionAvail().x, need));
+        r = ui::draw_timeline(ctx.view, "frontier_step", m_rows, o, ImVec2(ImGui::GetContentRegionAvail().x, need));
         ImGui::EndChild();
     }
     if (r.hovered_row >= 0 && r.hovered_bar >= 0) {
@@ -632,8 +631,8 @@ void FrontierView::draw_timeline(float height) {
 
 // [SECTION] search and assumptions ----------------------------------------------------------
 
-void FrontierView::draw_search() {
-    const auto& th = ui::theme();
+void FrontierView::draw_search(Context& ctx) {
+    const auto& th = ctx.view.theme;
     const std::string button = "Find the best layouts for " + core::format_count(m_settings.layout.gpus) + " GPUs";
     if (ImGui::Button(button.c_str())) run_search();
     ui::note_item("frontier_search_button");
@@ -694,8 +693,8 @@ void FrontierView::draw_search() {
     ImGui::EndTable();
 }
 
-void FrontierView::draw_assumptions() {
-    const auto& th = ui::theme();
+void FrontierView::draw_assumptions(Context& ctx) {
+    const auto& th = ctx.view.theme;
     if (!m_links_text.empty()) m_wrap.text(th.text, m_links_text);
     ImGui::TextDisabled("Hardware figures and where they come from");
     ui::sources_marker(m_gpu_sources);

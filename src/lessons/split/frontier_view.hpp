@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ui/space_wrap.hpp"
+#include "lessons/context.hpp"
 #include "lessons/view_tabs.hpp"
 #include "m2m/core/scale/estimator.hpp"
 #include "ui/theme.hpp"
@@ -37,7 +38,7 @@ public:
 
     /// The tab bar at the top of Lesson 3 ("Toy network", "Frontier scale"). When the frontier
     /// tab is selected it draws the whole lesson area and returns true; else the caller draws.
-    bool draw();
+    bool draw(Context& ctx);
     void open(bool on = true) { m_select = on ? TabRequest::scale : TabRequest::own; }
     bool is_open() const { return m_open; }
 
@@ -77,15 +78,15 @@ public:
 
 private:
     void build_views();  ///< the timeline rows and texts of the current estimate
-    void draw_controls();
-    void draw_layout_controls(Settings& s, bool& changed);
-    void draw_scene();
-    void draw_readouts();
-    void draw_whole_model();
-    void draw_per_gpu();
-    void draw_timeline(float height);
-    void draw_search();
-    void draw_assumptions();
+    void draw_controls(Context& ctx);
+    void draw_layout_controls(Context& ctx, Settings& s, bool& changed);
+    void draw_scene(Context& ctx);
+    void draw_readouts(Context& ctx);
+    void draw_whole_model(Context& ctx);
+    void draw_per_gpu(Context& ctx);
+    void draw_timeline(Context& ctx, float height);
+    void draw_search(Context& ctx);
+    void draw_assumptions(Context& ctx);
     bool same_search_inputs(const Settings& a, const Settings& b) const;
 
     Settings m_settings;
@@ -111,8 +112,8 @@ private:
     SpaceWrap m_wrap;
     std::vector<std::vector<std::uint8_t>> m_bar_link;  ///< per row, per bar: 0 not a transfer, 1 NVLink, 2 InfiniBand
     bool m_sends_nv = false, m_sends_ib = false;
-    ui::ThemeKind m_theme_kind = ui::ThemeKind::dark;  ///< the theme the transfer bars were coloured for
-    void recolour();
+    std::optional<ui::ThemeKind> m_coloured_for;  ///< the theme the transfer bars were coloured for (none: not yet)
+    void recolour(const ui::Theme& th);
 };
 
 }  // namespace m2m::lessons

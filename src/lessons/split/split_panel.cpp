@@ -68,7 +68,7 @@ ui::BarKind bar_kind(core::StepTaskKind k) {
     return ui::BarKind::idle;
 }
 
-ImU32 link_colour(core::LinkType l) { return l == core::LinkType::infiniband ? ui::theme().infiniband : ui::theme().nvlink; }
+ImU32 link_colour(const ui::Theme& th, core::LinkType l) { return l == core::LinkType::infiniband ? th.infiniband : th.nvlink; }
 
 // "hidden 2" -> "h2", "embedding" -> "emb", "output" -> "out": column labels for narrow drawings.
 std::string short_layer_name(const std::string& name) {
@@ -197,7 +197,7 @@ void SplitPanel::recompute() {
 }
 
 void SplitPanel::refresh_colours() {
-    const ImU32 ib = ui::theme().infiniband, nv = ui::theme().nvlink;
+    const ImU32 ib = m_ctx.view.theme.infiniband, nv = m_ctx.view.theme.nvlink;
     for (std::size_t g = 0; g < m_rows.size(); ++g) {
         const auto& tasks = m_result.step.gpus[g].tasks;
         for (std::size_t i = 0; i < tasks.size(); ++i)
@@ -206,7 +206,7 @@ void SplitPanel::refresh_colours() {
                     m_result.exchanges[static_cast<std::size_t>(tasks[i].exchange)].link == core::LinkType::infiniband ? ib : nv;
     }
     m_exchange_colour = m_exchange_on_ib ? ib : nv;
-    m_theme_kind = ui::theme().kind;
+    m_theme_kind = m_ctx.view.theme.kind;
 }
 
 // [SECTION] frame state ---------------------------------------------------------------------
@@ -250,10 +250,10 @@ void SplitPanel::draw(float dt_s) {
     if (step_finished())
         m_ctx.run_log.record(core::SplitFact{std::string(core::strategy_label(m_setup.strategy)), m_setup.gpus,
                                          static_cast<double>(m_result.exchanged_bytes)});
-    if (ui::theme().kind != m_theme_kind) refresh_colours();  // the theme changed since the last result
-    if (m_frontier.draw()) return;  // the "Frontier scale" tab drew the whole lesson area
+    if (m_ctx.view.theme.kind != m_theme_kind) refresh_colours();  // the theme changed since the last result
+    if (m_frontier.draw(m_ctx)) return;  // the "Frontier scale" tab drew the whole lesson area
     const float fs = ImGui::GetFontSize();
-    if (!ui::view().presenter) {  // presenter mode: only the scene and the readouts
+    if (!m_ctx.view.presenter) {  // presenter mode: only the scene and the readouts
         const float controls_w = std::min(fs * 21.0f, ImGui::GetContentRegionAvail().x * 0.33f);
         ImGui::BeginChild("controls", ImVec2(controls_w, 0), true);
         draw_controls();
@@ -266,7 +266,7 @@ void SplitPanel::draw(float dt_s) {
 }
 
 void SplitPanel::draw_controls() {
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     ui::text_wrapped_coloured(th.text,
                               "A GPU's memory is fixed, and a frontier model does not fit in one. So the model is "
                               "copied, split, or both; whatever a GPU lacks must come over the wires.");
@@ -295,7 +295,7 @@ void SplitPanel::draw_strategy() {
         const std::string hook = "strategy_" + std::string(core::strategy_name(st));
         ui::note_item(hook.c_str());
     }
-    ui::text_wrapped_coloured(ui::theme().text_dim, std::string(core::strategy_label(m_setup.strategy)));
+    ui::text_wrapped_coloured(m_ctx.view.theme.text_dim, std::string(core::strategy_label(m_setup.strategy)));
 
     // Only the GPU counts this strategy splits evenly.
     ImGui::AlignTextToFramePadding();
@@ -342,7 +342,7 @@ void SplitPanel::draw_pipeline() {
     if (ImGui::RadioButton("GPipe", s.schedule == core::PipelineSchedule::gpipe)) s.schedule = core::PipelineSchedule::gpipe;
     ui::note_item("schedule_gpipe");
     ImGui::EndDisabled();
-    if (!pipeline) ui::text_wrapped_coloured(ui::theme().text_dim, "(micro-batches: pipeline and 3D only)");
+    if (!pipeline) ui::text_wrapped_coloured(m_ctx.view.theme.text_dim, "(micro-batches: pipeline and 3D only)");
     if (s.micro_batches != m_setup.micro_batches || s.schedule != m_setup.schedule) apply(s);
 }
 
@@ -439,7 +439,7 @@ void SplitPanel::draw_gpus(float height) {
 }
 
 void SplitPanel::draw_gpu_card(int g, ImVec2 a, ImVec2 b) {
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float fs = ImGui::GetFontSize();
     const float line = ImGui::GetTextLineHeightWithSpacing();
@@ -451,8 +451,8 @@ void SplitPanel::draw_gpu_card(int g, ImVec2 a, ImVec2 b) {
     const core::StepTask* comm = act.exchange >= 0 ? &tasks[static_cast<std::size_t>(act.exchange)] : nullptr;
     const core::Exchange* ex = comm ? &m_result.exchanges[static_cast<std::size_t>(comm->exchange)] : nullptr;
 
-    ui::fill_opaque(dl, a, b, th.panel);
-    dl->AddRect(a, b, ex ? link_colour(ex->link) : th.grid, 0.0f, 0, ex ? 3.0f : 1.0f);
+    ui::fill_opaque(m_ctx.view, dl, a, b, th.panel);
+    dl->AddRect(a, b, ex ? link_colour(m_ctx.view.theme, ex->link) : th.grid, 0.0f, 0, ex ? 3.0f : 1.0f);
     const float inner_w = b.x - a.x - 2 * pad;
     const float card_h = b.y - a.y;
     float y = a.y + pad * 0.5f;
@@ -467,12 +467,12 @@ void SplitPanel::draw_gpu_card(int g, ImVec2 a, ImVec2 b) {
         if (kernel->layer >= 0) say.push_back(kind + " \xc2\xb7 " + m_result.layers[static_cast<std::size_t>(kernel->layer)].name);
         if (ex) say.push_back(say.back() + " + " + std::string(core::exchange_op_name(ex->op)));
         say.push_back(kind);
-        say_colour = ui::bar_kind_colour(bar_kind(kernel->kind));
+        say_colour = ui::bar_kind_colour(m_ctx.view.theme, bar_kind(kernel->kind));
     } else if (ex) {
         say = {texts[static_cast<std::size_t>(act.exchange)],
                std::string(core::exchange_op_name(ex->op)) + " \xc2\xb7 " + std::string(core::link_type_label(ex->link)),
                std::string(core::exchange_op_name(ex->op))};
-        say_colour = link_colour(ex->link);
+        say_colour = link_colour(m_ctx.view.theme, ex->link);
     } else if (act.idle >= 0) {
         say = {texts[static_cast<std::size_t>(act.idle)], "idle"};
     } else {
@@ -533,7 +533,7 @@ void SplitPanel::draw_gpu_card(int g, ImVec2 a, ImVec2 b) {
     const float mid = (net_top + net_bottom) * 0.5f;
     const int active_layer = kernel && kernel->kind != core::StepTaskKind::update ? kernel->layer : -1;
     const bool updating = kernel && kernel->kind == core::StepTaskKind::update;
-    const ImU32 kernel_colour = kernel ? ui::bar_kind_colour(bar_kind(kernel->kind)) : th.gpu;
+    const ImU32 kernel_colour = kernel ? ui::bar_kind_colour(m_ctx.view.theme, bar_kind(kernel->kind)) : th.gpu;
     auto col_x = [&](int l) { return a.x + pad + inset + dx * static_cast<float>(l); };
     auto neuron_y = [&](int l, int i) {
         const int n = m_result.layers[static_cast<std::size_t>(l)].neurons;
@@ -572,11 +572,11 @@ void SplitPanel::draw_gpu_card(int g, ImVec2 a, ImVec2 b) {
             if (r.end() < n) dl->AddRectFilled(ImVec2(x0, neuron_y(l, r.end())), ImVec2(x1, neuron_y(l, n)), faint);
         }
         if (ex && ex->layer == l)  // the values this exchange moves
-            dl->AddRect(ImVec2(x0 - 3, neuron_y(l, 0) - 3), ImVec2(x1 + 3, neuron_y(l, n) + 2), link_colour(ex->link), 2.0f,
+            dl->AddRect(ImVec2(x0 - 3, neuron_y(l, 0) - 3), ImVec2(x1 + 3, neuron_y(l, n) + 2), link_colour(m_ctx.view.theme, ex->link), 2.0f,
                         0, 2.5f);
     }
     if (ex && ex->layer < 0)  // gradients of every parameter it holds
-        dl->AddRect(ImVec2(a.x + pad * 0.5f, net_top - 2), ImVec2(b.x - pad * 0.5f, net_bottom + 2), link_colour(ex->link),
+        dl->AddRect(ImVec2(a.x + pad * 0.5f, net_top - 2), ImVec2(b.x - pad * 0.5f, net_bottom + 2), link_colour(m_ctx.view.theme, ex->link),
                     3.0f, 0, 2.0f);
 
     if (labels > 0) {
@@ -614,17 +614,17 @@ void SplitPanel::draw_gpu_card(int g, ImVec2 a, ImVec2 b) {
 // [SECTION] the step ------------------------------------------------------------------------
 
 void SplitPanel::draw_step(float row_height) {
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     const float fs = ImGui::GetFontSize();
     bool nv = false, ib = false;
     for (const core::Exchange& e : m_result.exchanges) (e.link == core::LinkType::infiniband ? ib : nv) = true;
     const bool pipeline = m_result.degrees.pipeline > 1;
-    std::vector<ui::LegendEntry> legend = {{"forward", ui::bar_kind_colour(ui::BarKind::forward)},
-                                           {"backward", ui::bar_kind_colour(ui::BarKind::backward)},
-                                           {"update", ui::bar_kind_colour(ui::BarKind::update)}};
+    std::vector<ui::LegendEntry> legend = {{"forward", ui::bar_kind_colour(m_ctx.view.theme, ui::BarKind::forward)},
+                                           {"backward", ui::bar_kind_colour(m_ctx.view.theme, ui::BarKind::backward)},
+                                           {"update", ui::bar_kind_colour(m_ctx.view.theme, ui::BarKind::update)}};
     if (nv) legend.push_back({"NVLink", th.nvlink});
     if (ib) legend.push_back({"InfiniBand", th.infiniband});
-    legend.push_back({pipeline ? "idle (bubble)" : "idle", ui::bar_kind_colour(ui::BarKind::idle)});
+    legend.push_back({pipeline ? "idle (bubble)" : "idle", ui::bar_kind_colour(m_ctx.view.theme, ui::BarKind::idle)});
     const char* title = "One training step";
     if (ImGui::CalcTextSize(title).x + fs * 1.5f + ui::timeline_legend_width(legend) <= ImGui::GetContentRegionAvail().x) {
         ImGui::TextUnformatted(title);  // only when the legend still fits beside it
@@ -641,7 +641,7 @@ void SplitPanel::draw_step(float row_height) {
     o.row_height = row_height;
     o.idle_label = pipeline ? "bubble" : nullptr;
     const ui::TimelineResult r =
-        ui::draw_timeline("step", m_rows, o, ImVec2(ImGui::GetContentRegionAvail().x, ui::timeline_height(n, o)));
+        ui::draw_timeline(m_ctx.view, "step", m_rows, o, ImVec2(ImGui::GetContentRegionAvail().x, ui::timeline_height(n, o)));
     if (r.hovered_row >= 0 && r.hovered_bar >= 0) {
         ImGui::BeginTooltip();
         ImGui::TextUnformatted(m_task_text[static_cast<std::size_t>(r.hovered_row)][static_cast<std::size_t>(r.hovered_bar)].c_str());
@@ -652,7 +652,7 @@ void SplitPanel::draw_step(float row_height) {
 }
 
 void SplitPanel::draw_readouts() {
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     const float fs = ImGui::GetFontSize();
     ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr;
     const float big_h = big ? big->FontSize : fs;
@@ -700,7 +700,7 @@ void SplitPanel::draw_readouts() {
 // [SECTION] words and prompt ----------------------------------------------------------------
 
 void SplitPanel::draw_words() {
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     draw_reveal();
     text(th.text, m_result.holds_sentence);
     text(th.text, m_result.exchange_sentence);
@@ -738,7 +738,7 @@ void SplitPanel::draw_words() {
                     ImGui::Text("%s \xc3\x97 %d", core::format_bytes(static_cast<double>(e.bytes)).c_str(), e.times);
                     ImGui::TableNextColumn();
                     const std::string_view link = core::link_type_label(e.link);
-                    ImGui::PushStyleColor(ImGuiCol_Text, link_colour(e.link));
+                    ImGui::PushStyleColor(ImGuiCol_Text, link_colour(m_ctx.view.theme, e.link));
                     ImGui::Text("%.*s, %s", static_cast<int>(link.size()), link.data(), core::format_seconds(e.seconds).c_str());
                     ImGui::PopStyleColor();
                 }
@@ -749,7 +749,7 @@ void SplitPanel::draw_words() {
 }
 
 void SplitPanel::draw_prompt() {
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     const float fs = ImGui::GetFontSize();
     const char* ask = "Ask the split network";
     const bool one_line = ImGui::CalcTextSize(ask).x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("(?)").x <=
@@ -842,11 +842,11 @@ void SplitPanel::draw_predict() {
     if (!open) return;
     const auto& bytes = strategy_bytes();
     if (bytes.size() < 2) {
-        ui::text_wrapped_coloured(ui::theme().text_dim, "On " + std::to_string(m_setup.gpus) +
+        ui::text_wrapped_coloured(m_ctx.view.theme.text_dim, "On " + std::to_string(m_setup.gpus) +
                                                             (m_setup.gpus == 1 ? " GPU" : " GPUs") +
                                                             " there is nothing to compare: pick 2, 4 or 8 GPUs.");
     } else {
-        ui::text_wrapped_coloured(ui::theme().text, "On " + std::to_string(m_setup.gpus) +
+        ui::text_wrapped_coloured(m_ctx.view.theme.text, "On " + std::to_string(m_setup.gpus) +
                                                         " GPUs, which split exchanges the most bytes in one training step?");
         int choice = -1;
         for (std::size_t i = 0; i < bytes.size(); ++i)
@@ -866,7 +866,7 @@ void SplitPanel::draw_predict() {
 
 void SplitPanel::draw_reveal() {
     if (!step_finished() || reveal_lines().empty()) return;
-    const auto& th = ui::theme();
+    const auto& th = m_ctx.view.theme;
     for (std::size_t i = 0; i < m_reveal_lines.size(); ++i) {
         text(i == 0 ? (m_reveal_right ? th.nvlink : th.accent) : th.text, m_reveal_lines[i]);
         if (i == 0) ui::note_item("split_reveal");
