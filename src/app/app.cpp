@@ -54,7 +54,7 @@ struct App {
     std::string settings_dir;
     bool keep_settings = false;  // interactive runs only: tests and screenshots leave them alone
     GLFWwindow* window = nullptr;
-    lessons::Context shared;  // what every lesson shares (the view, the run log); outlives them
+    lessons::Context shared;  // what every lesson shares (view, item registry, run log); outlives them
     std::vector<std::unique_ptr<lessons::Lesson>> lessons;
     std::vector<bool> intro_hidden;
     std::size_t current = 0;
@@ -378,7 +378,7 @@ void draw_intro(App& app) {
     ImGui::PopStyleColor();
     ImGui::SameLine();
     if (ImGui::SmallButton("Got it")) app.intro_hidden[app.current] = true;
-    ui::note_item("intro_close");
+    app.shared.items.note("intro_close");
 }
 
 void draw_frame(App& app, float dt_s) {
@@ -395,7 +395,7 @@ void draw_frame(App& app, float dt_s) {
             if (!app.select_tab) app.go_home();
             ImGui::EndTabItem();
         }
-        ui::note_item("home_tab");
+        app.shared.items.note("home_tab");
         for (std::size_t i = 0; i < app.lessons.size(); ++i) {
             const std::string title(app.lessons[i]->title());
             const ImGuiTabItemFlags flags = app.select_tab && !app.at_home && i == app.current ? ImGuiTabItemFlags_SetSelected : 0;
@@ -414,7 +414,7 @@ void draw_frame(App& app, float dt_s) {
         ImGui::EndTabBar();
     }
     if (app.at_home) {
-        const int pick = ui::draw_home(app.shared.view, app.home, app.home_pick);
+        const int pick = ui::draw_home(app.shared.view, app.shared.items, app.home, app.home_pick);
         if (pick >= 0) app.go_to(static_cast<std::size_t>(pick));
     } else {
         draw_intro(app);
@@ -599,7 +599,7 @@ int run(const Options& options) {
         ImGui_ImplOpenGL3_NewFrame();
         deliver_input(app.window);
         ImGui_ImplGlfw_NewFrame();
-        if (monkey) monkey->inject();
+        if (monkey) monkey->inject(app.shared.items);  // aims at what the last frame drew
         ImGui::NewFrame();
         if (io.InputQueueCharacters.Size > 0 || io.MouseDown[0] || ImGui::IsAnyItemActive())
             busy_until = now_s + 0.5;
@@ -629,7 +629,7 @@ int run(const Options& options) {
         if (options.log_state) {
             // The noted controls whenever they have moved or new ones show, once they have held
             // still for a frame (so a test clicks where they are, and a moving one never floods the log).
-            std::string noted = ui::noted_items();
+            std::string noted = app.shared.items.lines();
             if (frame >= 2 && noted == noted_seen && noted != noted_printed) {
                 std::cout << noted << std::flush;
                 noted_printed = noted;

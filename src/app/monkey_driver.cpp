@@ -12,7 +12,6 @@
 #include <sstream>
 #include <string>
 
-#include "ui/widgets.hpp"
 
 namespace m2m::app {
 
@@ -65,17 +64,17 @@ MonkeyDriver::MonkeyDriver(std::uint64_t seed, int frames, int lessons, GLFWwind
               << " (replay: --monkey " << seed << " --frames " << frames << ")" << std::endl;
 }
 
-MonkeyView MonkeyDriver::view() const {
+MonkeyView MonkeyDriver::view(const ui::ItemRegistry& items) const {
     const ImGuiIO& io = ImGui::GetIO();
     MonkeyView v;
     v.width = io.DisplaySize.x, v.height = io.DisplaySize.y;
     // The menu bar is one frame high at the top of the main window; a little margin below it.
     const float font_px = io.Fonts->Fonts.Size > 0 ? io.Fonts->Fonts[0]->FontSize : 13.0f;
     v.menu_height = font_px + ImGui::GetStyle().FramePadding.y * 2 + 2;
-    std::istringstream items(ui::noted_items());
+    std::istringstream lines(items.lines());
     std::string name;
     MonkeyRect r;
-    while (items >> name >> r.x0 >> r.y0 >> r.x1 >> r.y1) {
+    while (lines >> name >> r.x0 >> r.y0 >> r.x1 >> r.y1) {
         if (name == "measure_button" || name == "sweep_button") {
             // a margin: the button may have moved a little since the frame that noted it
             v.avoid.push_back({r.x0 - 8, r.y0 - 8, r.x1 + 8, r.y1 + 8});
@@ -86,8 +85,8 @@ MonkeyView MonkeyDriver::view() const {
     return v;
 }
 
-void MonkeyDriver::inject() {
-    const MonkeyFrame f = m_monkey.next(view());
+void MonkeyDriver::inject(const ui::ItemRegistry& items) {
+    const MonkeyFrame f = m_monkey.next(view(items));
     ++m_injected;
     ImGuiIO& io = ImGui::GetIO();
     if (f.resize_w > 0) glfwSetWindowSize(m_window, f.resize_w, f.resize_h);

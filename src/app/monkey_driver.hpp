@@ -5,6 +5,7 @@
 #include <iosfwd>
 
 #include "app/monkey.hpp"
+#include "ui/item_registry.hpp"
 
 struct GLFWwindow;
 
@@ -18,15 +19,15 @@ public:
     /// Injects one frame's input: keys and characters through the window's GLFW callbacks (the
     /// app's own key latch, then ImGui's), the mouse and the wheel through ImGui's IO, window
     /// size, minimising and focus through GLFW. Call after ImGui_ImplGlfw_NewFrame() (which
-    /// reads the real mouse) and before ImGui::NewFrame().
-    void inject();
+    /// reads the real mouse) and before ImGui::NewFrame(); `items` is what the last frame drew.
+    void inject(const ui::ItemRegistry& items);
     /// The frame loop found the window minimised: bring it back (the monkey's own minimise).
     void while_minimised();
     /// "monkey: frames=N rss_warm_kb=A rss_end_kb=B growth=P%".
     void report(std::ostream& out) const;
 
 private:
-    MonkeyView view() const;
+    MonkeyView view(const ui::ItemRegistry& items) const;
 
     Monkey m_monkey;
     GLFWwindow* m_window;

@@ -1,16 +1,18 @@
-// What the app shares with every lesson: how the app is shown and the student's runs. The app owns one Context and hands it to each lesson
+// What the app shares with every lesson: how the app is shown, what is on screen, the student's runs. The app owns one Context and hands it to each lesson
 // when catalog.cpp builds them; a headless test builds its own. Nothing here is a static: two
 // apps (or two tests) never see each other's runs.
 #pragma once
 
 #include "lessons/run_log.hpp"
+#include "ui/item_registry.hpp"
 #include "ui/view.hpp"
 
 namespace m2m::lessons {
 
 struct Context {
-    ui::View view;   ///< presenter, scale, theme, the opaque filler: the app writes it, lessons read it
-    RunLog run_log;  ///< the student's finished runs: Lessons 1 to 3 record, Explain it back reads
+    ui::View view;            ///< presenter, scale, theme, the opaque filler: the app writes it, lessons read it
+    ui::ItemRegistry items;   ///< what this frame drew, by name (for window tests); cleared every frame
+    RunLog run_log;           ///< the student's finished runs: Lessons 1 to 3 record, Explain it back reads
 };
 
 }  // namespace m2m::lessons

@@ -190,7 +190,7 @@ void draw_lesson_picture(const Theme& th, std::string_view id, ImVec2 a, ImVec2 
     dl->PopClipRect();
 }
 
-int draw_home(const View& view, const std::vector<HomeEntry>& entries, int selected) {
+int draw_home(const View& view, ItemRegistry& items, const std::vector<HomeEntry>& entries, int selected) {
     const auto& th = view.theme;
     const ImGuiStyle& style = ImGui::GetStyle();
     const float fs = ImGui::GetFontSize();
@@ -256,7 +256,7 @@ int draw_home(const View& view, const std::vector<HomeEntry>& entries, int selec
         if (ImGui::InvisibleButton("row", ImVec2(row_w, row_h))) clicked = i;
         ImGui::PopID();
         const std::string hook = "home_" + e.id;
-        note_item(hook.c_str());
+        items.note(hook);
         const bool hovered = ImGui::IsItemHovered();
         const ImVec2 q(p.x + row_w, p.y + row_h);
         fill_opaque(view, dl, p, q, th.panel);

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ui/item_registry.hpp"
 #include "ui/view.hpp"
 
 namespace m2m::ui {
@@ -21,7 +22,7 @@ struct HomeEntry {
 /// Draws the home screen into the current window: a heading, one row per entry (its picture,
 /// title and summary) and a line of keys. `selected` is the row Enter opens; it is drawn
 /// outlined. Returns the row clicked this frame, or -1. Each row is noted as "home_<id>".
-int draw_home(const View& view, const std::vector<HomeEntry>& entries, int selected);
+int draw_home(const View& view, ItemRegistry& items, const std::vector<HomeEntry>& entries, int selected);
 
 /// The small picture for lesson `id` inside [a, b]: a CPU taking one neuron at a time beside
 /// a GPU taking a whole layer (layers); a node of 8 GPUs on NVLink and an InfiniBand wire to

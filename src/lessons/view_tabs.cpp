@@ -3,22 +3,21 @@
 
 #include <imgui.h>
 
-#include "ui/widgets.hpp"
 
 namespace m2m::lessons {
 
-bool draw_view_tabs(const ViewTabs& tabs, TabRequest& request) {
+bool draw_view_tabs(ui::ItemRegistry& items, const ViewTabs& tabs, TabRequest& request) {
     bool scale_shown = false;
     if (!ImGui::BeginTabBar(tabs.bar_id)) return false;
     const auto flags = [&](TabRequest r) { return request == r ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None; };
     const bool own = ImGui::BeginTabItem(tabs.own_label, nullptr, flags(TabRequest::own));
-    ui::note_item(tabs.own_hook);
+    items.note(tabs.own_hook);
     if (own) {
         if (request == TabRequest::own) request = TabRequest::none;
         ImGui::EndTabItem();
     }
     const bool scale = ImGui::BeginTabItem(tabs.scale_label, nullptr, flags(TabRequest::scale));
-    ui::note_item(tabs.scale_hook);
+    items.note(tabs.scale_hook);
     if (scale) {
         if (request == TabRequest::scale) request = TabRequest::none;
         scale_shown = true;

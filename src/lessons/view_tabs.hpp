@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 
+#include "ui/item_registry.hpp"
 #include "ui/view.hpp"
 
 namespace m2m::lessons {
@@ -15,14 +16,14 @@ enum class TabRequest { none, own, scale };
 struct ViewTabs {
     const char* bar_id;       ///< the tab bar's ImGui id
     const char* own_label;    ///< the lesson's own view, e.g. "Layer by layer"
-    const char* own_hook;     ///< its test hook (ui::note_item)
+    const char* own_hook;     ///< its test hook (noted in the item registry)
     const char* scale_label;  ///< the real-scale view, e.g. "Real scale: a frontier model"
     const char* scale_hook;
 };
 
 /// Draws the two tabs and returns true while the real-scale one is shown. A request is
 /// carried out once and then cleared.
-bool draw_view_tabs(const ViewTabs& tabs, TabRequest& request);
+bool draw_view_tabs(ui::ItemRegistry& items, const ViewTabs& tabs, TabRequest& request);
 
 /// Whether the real-scale tab is (or, with a request pending, is about to be) the one shown.
 inline bool scale_tab_open(TabRequest request, bool shown) {

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <map>
 
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
@@ -92,14 +91,14 @@ void text_wrapped_coloured(ImU32 colour, const std::string& text) {
     ImGui::PopStyleColor();
 }
 
-bool playback_controls(Playback& pb) {
+bool playback_controls(ItemRegistry& items, Playback& pb) {
     bool changed = false;
     const char* run_label = pb.playing() ? "Pause (Space)" : (pb.finished() && pb.end() > 0 ? "Run again (Space)" : "Run (Space)");
     if (ImGui::Button(run_label)) {
         pb.toggle();
         changed = true;
     }
-    note_item("run_button");
+    items.note("run_button");
     same_line_if_fits(button_width("Step (.)"));
     if (ImGui::Button("Step (.)")) {
         pb.step();
@@ -110,7 +109,7 @@ bool playback_controls(Playback& pb) {
         pb.reset();
         changed = true;
     }
-    note_item("reset_button");
+    items.note("reset_button");
     float speed = static_cast<float>(pb.speed());
     const LabelFit speed_label = fit_label("Speed ([ ])", 0.55f);
     ImGui::SetNextItemWidth(speed_label.width);
@@ -234,36 +233,6 @@ void log_log_plot(const View& view, const char* id, const std::vector<PlotSeries
                 x_label);
     ImGui::Dummy(size);
     ImGui::PopID();
-}
-
-namespace {
-std::map<std::string, ImVec4>& noted() {
-    static std::map<std::string, ImVec4> items;
-    return items;
-}
-}  // namespace
-
-void note_item(const char* name) {
-    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    noted()[name] = ImVec4(a.x, a.y, b.x, b.y);
-}
-
-void forget_noted_items() { noted().clear(); }
-
-std::optional<ImVec4> noted_rect(const std::string& name) {
-    const auto it = noted().find(name);
-    if (it == noted().end()) return std::nullopt;
-    return it->second;
-}
-
-std::string noted_items() {
-    std::string out;
-    char buf[160];
-    for (const auto& [name, r] : noted()) {
-        std::snprintf(buf, sizeof buf, "%s %.0f %.0f %.0f %.0f\n", name.c_str(), r.x, r.y, r.z, r.w);
-        out += buf;
-    }
-    return out;
 }
 
 }  // namespace m2m::ui

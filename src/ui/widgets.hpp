@@ -3,10 +3,10 @@
 
 #include <imgui.h>
 
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "ui/item_registry.hpp"
 #include "ui/playback.hpp"
 #include "ui/view.hpp"
 
@@ -50,9 +50,9 @@ void sources_marker(const std::string& text, Beside place = Beside::if_fits);
 /// Wrapped text in a colour.
 void text_wrapped_coloured(ImU32 colour, const std::string& text);
 
-/// The standard playback row: Run/Pause, Step, Reset and the speed slider.
-/// Returns true when the user changed anything.
-bool playback_controls(Playback& pb);
+/// The standard playback row: Run/Pause, Step, Reset and the speed slider (Run and Reset are
+/// noted in `items` as "run_button" and "reset_button"). Returns true when the user changed anything.
+bool playback_controls(ItemRegistry& items, Playback& pb);
 
 /// A horizontal bar for one machine's clock on a shared time axis: filled up to the
 /// cursor, outlined up to the machine's finish. `axis_end` is the time at the right edge;
@@ -73,15 +73,5 @@ struct PlotMarker {
 void log_log_plot(const View& view, const char* id, const std::vector<PlotSeries>& series,
                   const std::vector<PlotMarker>& markers, const char* x_label, const char* y_label, ImVec2 size,
                   double y_reference = 0);
-
-/// Test hook: remembers the screen rectangle of the last item under `name`, so a test that
-/// drives the real window with xdotool knows where a person would click. Costs a map insert.
-void note_item(const char* name);
-/// Every noted item as "name x0 y0 x1 y1" lines, in name order.
-std::string noted_items();
-/// The last rectangle noted under `name` (x0, y0, x1, y1), if any.
-std::optional<ImVec4> noted_rect(const std::string& name);
-/// Forgets every noted item (a test that checks what one panel notes starts clean).
-void forget_noted_items();
 
 }  // namespace m2m::ui

@@ -32,13 +32,13 @@ void play_to_end(test::Headless& ui, Panel& panel) {
 
 TEST_CASE("a guess of InfiniBand before a send to another node is revealed once the send has played") {
     test::Headless ui;
-    ui::forget_noted_items();
+    ui.context().items.clear();
     RackPanel panel(ui.context());
     panel.pick(RackPanel::Pick::other_node);
     panel.set_guess(core::SendGuess{core::LinkType::infiniband, 20});
     ui.frame([&] { panel.draw(1.0f / 60.0f); });
     CHECK_THAT(panel.status(), Catch::EndsWith(" guess=infiniband/20 revealed=0"));
-    CHECK_FALSE(ui::noted_rect("rack_reveal"));  // not before the send has played
+    CHECK_FALSE(ui.context().items.rect("rack_reveal"));  // not before the send has played
     CHECK_FALSE(panel.send_finished());
     panel.send();
     play_to_end(ui, panel);
@@ -53,7 +53,7 @@ TEST_CASE("a guess of InfiniBand before a send to another node is revealed once 
     CHECK(r.lines[1] == "You guessed 20\xc3\x97 as long as over NVLink inside a node; it took " +
                             core::format_ratio(panel.transfer().relative_time) + ": your guess was " +
                             core::format_ratio(20 / panel.transfer().relative_time) + " too high.");
-    CHECK(ui::noted_rect("rack_reveal"));  // shown in the scene, under the time split
+    CHECK(ui.context().items.rect("rack_reveal"));  // shown in the scene, under the time split
 }
 
 TEST_CASE("a finished send is recorded once for Explain it back, which then tells it") {
@@ -109,9 +109,9 @@ TEST_CASE("a guess of tensor parallel on 2 GPUs is revealed after the step with 
     CHECK(bytes[1].strategy == core::Strategy::tensor);
     CHECK(bytes[1].exchanged == 34'560);
     panel.set_guess(core::Strategy::tensor);
-    ui::forget_noted_items();
+    ui.context().items.clear();
     ui.frame([&] { panel.draw(1.0f / 60.0f); });
-    CHECK_FALSE(ui::noted_rect("split_reveal"));  // not before the step has played
+    CHECK_FALSE(ui.context().items.rect("split_reveal"));  // not before the step has played
     CHECK_THAT(panel.status(), Catch::EndsWith(" guess=tensor revealed=0"));
     panel.playback().play();
     play_to_end(ui, panel);
@@ -121,7 +121,7 @@ TEST_CASE("a guess of tensor parallel on 2 GPUs is revealed after the step with 
     CHECK(lines[0] == "Right: tensor parallel exchanges the most.");
     CHECK(lines[2] == "Per training step on 2 GPUs: tensor parallel 34.6 KB, data parallel 14.6 KB, pipeline parallel "
                       "9.22 KB.");
-    CHECK(ui::noted_rect("split_reveal"));  // at the top of the words
+    CHECK(ui.context().items.rect("split_reveal"));  // at the top of the words
 
     panel.set_guess(core::Strategy::pipeline);
     CHECK(panel.reveal_lines()[0] == "You guessed pipeline parallel; tensor parallel exchanges the most.");

@@ -24,8 +24,8 @@ void frames(test::Headless& ui, lessons::FrontierView& view, int n) {
 }
 
 // The centre of an item the view noted for window tests ("name x0 y0 x1 y1" lines).
-ImVec2 centre_of(const std::string& name) {
-    const std::string items = ui::noted_items();
+ImVec2 centre_of(const ui::ItemRegistry& registry, const std::string& name) {
+    const std::string items = registry.lines();
     const auto at = items.find(name + " ");
     REQUIRE(at != std::string::npos);
     float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
@@ -182,7 +182,7 @@ TEST_CASE("the best layouts are the core's search, and clicking a row applies it
     REQUIRE(row < expected.best.size());
     frames(ui, view, 2);
     ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = centre_of("frontier_best_" + std::to_string(row));
+    io.MousePos = centre_of(ui.context().items, "frontier_best_" + std::to_string(row));
     frames(ui, view, 1);
     io.MouseDown[0] = true;
     frames(ui, view, 1);

@@ -36,12 +36,12 @@ TEST_CASE("the home screen has one row per lesson, in the catalog's order, each 
     }
     test::Headless ui(1280, 720);
     int clicked = -2;
-    ui.frame([&] { clicked = ui::draw_home(ui.context().view, entries, 0); });
+    ui.frame([&] { clicked = ui::draw_home(ui.context().view, ui.context().items, entries, 0); });
     CHECK(clicked == -1);
     float last_y = -1;
     for (const auto& id : lessons::lesson_ids()) {
         INFO(id);
-        const auto r = ui::noted_rect("home_" + id);
+        const auto r = ui.context().items.rect("home_" + id);
         REQUIRE(r);
         CHECK(r->y > last_y);  // below the row before it
         CHECK(r->w <= 720.0f);  // on screen at 720p
@@ -53,18 +53,18 @@ TEST_CASE("the home screen has one row per lesson, in the catalog's order, each 
 TEST_CASE("clicking a lesson's row on the home screen returns that lesson") {
     const auto entries = catalog_entries();
     test::Headless ui(1280, 720);
-    ui.frame([&] { ui::draw_home(ui.context().view, entries, 0); });
-    const auto rack = ui::noted_rect("home_rack");
+    ui.frame([&] { ui::draw_home(ui.context().view, ui.context().items, entries, 0); });
+    const auto rack = ui.context().items.rect("home_rack");
     REQUIRE(rack);
     ImGuiIO& io = ImGui::GetIO();
     io.MousePos = centre(*rack);
     int clicked = -1;
-    ui.frame([&] { clicked = ui::draw_home(ui.context().view, entries, 0); });  // hover
+    ui.frame([&] { clicked = ui::draw_home(ui.context().view, ui.context().items, entries, 0); });  // hover
     io.MouseDown[0] = true;
-    ui.frame([&] { clicked = ui::draw_home(ui.context().view, entries, 0); });  // press
+    ui.frame([&] { clicked = ui::draw_home(ui.context().view, ui.context().items, entries, 0); });  // press
     CHECK(clicked == -1);
     io.MouseDown[0] = false;
-    ui.frame([&] { clicked = ui::draw_home(ui.context().view, entries, 0); });  // release: a click
+    ui.frame([&] { clicked = ui::draw_home(ui.context().view, ui.context().items, entries, 0); });  // release: a click
     CHECK(clicked == 1);
     CHECK(entries[1].id == "rack");
 }

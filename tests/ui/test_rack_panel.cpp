@@ -79,7 +79,7 @@ TEST_CASE("every GPU of the drawing is a button the window tests can find") {
     test::Headless ui;
     RackPanel panel(ui.context());
     run_frames(ui, panel, 2);
-    const std::string items = ui::noted_items();
+    const std::string items = ui.context().items.lines();
     CHECK_THAT(items, Catch::Contains("gpu_0 ") && Catch::Contains("gpu_127 ") && Catch::Contains("send_button "));
 }
 

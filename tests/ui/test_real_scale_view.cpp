@@ -21,8 +21,8 @@ void frames(test::Headless& ui, lessons::LayerRunPanel& panel, int n) {
 }
 
 // The centre of an item the panel noted for window tests ("name x0 y0 x1 y1" lines).
-ImVec2 centre_of(const std::string& name) {
-    const std::string items = ui::noted_items();
+ImVec2 centre_of(const ui::ItemRegistry& registry, const std::string& name) {
+    const std::string items = registry.lines();
     const auto at = items.find(name + " ");
     REQUIRE(at != std::string::npos);
     float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
@@ -223,7 +223,7 @@ TEST_CASE("clicking the Real scale tab opens it, and the lesson's tab brings the
     frames(ui, panel, 2);
     ImGuiIO& io = ImGui::GetIO();
     auto click = [&](const char* item) {
-        io.MousePos = centre_of(item);
+        io.MousePos = centre_of(ui.context().items, item);
         frames(ui, panel, 1);  // hover
         io.MouseDown[0] = true;
         frames(ui, panel, 1);
@@ -233,7 +233,7 @@ TEST_CASE("clicking the Real scale tab opens it, and the lesson's tab brings the
     CHECK(panel.save_state()["real_scale"]["open"] == false);
     click("tab_real_scale");
     CHECK(panel.save_state()["real_scale"]["open"] == true);
-    CHECK_THAT(ui::noted_items(), Catch::Contains("real_scale_gpus "));
+    CHECK_THAT(ui.context().items.lines(), Catch::Contains("real_scale_gpus "));
     click("tab_layer_by_layer");
     CHECK(panel.save_state()["real_scale"]["open"] == false);
 }

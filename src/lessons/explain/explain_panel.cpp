@@ -227,13 +227,13 @@ void ExplainPanel::draw_controls(float box_height, bool roomy) {
     const bool edited = ImGui::InputTextMultiline("##answer", &m_answer, box, ImGuiInputTextFlags_CallbackEdit, soft_wrap, &m_wrap_width);
     ImGui::PopStyleColor();
     if (edited) answer_edited();
-    ui::note_item("answer_box");
+    m_ctx.items.note("answer_box");
     if (roomy) draw_submit();
 }
 
 void ExplainPanel::draw_submit() {
     if (ImGui::Button("Submit")) submit();
-    ui::note_item("submit_button");
+    m_ctx.items.note("submit_button");
     ImGui::SameLine();
     ImGui::TextDisabled("%zu characters", m_answer_chars);
 }
@@ -306,14 +306,14 @@ void ExplainPanel::draw_readouts() {
 void ExplainPanel::draw_footer(bool with_submit) {
     if (with_submit) {
         if (ImGui::Button("Submit")) submit();
-        ui::note_item("submit_button");
+        m_ctx.items.note("submit_button");
         ImGui::SameLine();
     }
     if (ImGui::Button(m_show_model ? "Hide the model answer" : "Show a model answer")) {
         m_show_model = !m_show_model;
         m_scroll_to_model = m_show_model;
     }
-    ui::note_item("model_answer_button");
+    m_ctx.items.note("model_answer_button");
 }
 
 std::string_view ExplainPanel::summary() const {

@@ -226,14 +226,14 @@ void LayerRunPanel::draw_controls() {
     // Playback first: the most used controls stay above the fold on a 720p projector.
     ImGui::Separator();
     ImGui::TextUnformatted("Playback");
-    ui::playback_controls(m_playback);
+    ui::playback_controls(m_ctx.items, m_playback);
     ImGui::Separator();
     ImGui::TextUnformatted("Predict, then run");
     const ui::LabelFit guess_label = ui::fit_label("\xc3\x97 sooner on the GPU?", 0.4f);
     ImGui::SetNextItemWidth(guess_label.width);
     ImGui::InputFloat(guess_label.label.c_str(), &m_guess, 0, 0, m_guess > 0 ? "%.3g" : "your guess");
     m_guess = std::clamp(m_guess, 0.0f, 1e9f);
-    ui::note_item("guess_box");
+    m_ctx.items.note("guess_box");
 
     ImGui::Separator();
     ImGui::TextUnformatted("Network");
@@ -259,7 +259,7 @@ void LayerRunPanel::draw_controls() {
             std::fill(w.begin() + 1, w.end() - 1, m_uniform_width);
             changed = true;
         }
-        ui::note_item("width_slider");
+        m_ctx.items.note("width_slider");
         if (ImGui::TreeNode("Each hidden layer")) {
             for (int l = 1; l <= hidden; ++l) {
                 char label[32];

@@ -185,11 +185,11 @@ void MeasureView::draw_controls(Context& ctx, const core::Network& net) {
     const float slider_w = ImGui::GetContentRegionAvail().x * 0.55f;
     if (!busy()) {
         if (ImGui::Button("Measure")) start(net.widths);
-        ui::note_item("measure_button");
+        ctx.items.note("measure_button");
         ui::same_line_if_fits(ui::button_width("Sweep the width"));
         ImGui::BeginDisabled(net.widths.size() < 3);
         if (ImGui::Button("Sweep the width")) start_sweep(net.widths);
-        ui::note_item("sweep_button");
+        ctx.items.note("sweep_button");
         ImGui::EndDisabled();
         if (m_last && !m_showing) {
             ui::same_line_if_fits(ui::button_width("Show"));
@@ -199,7 +199,7 @@ void MeasureView::draw_controls(Context& ctx, const core::Network& net) {
         ImGui::ProgressBar(static_cast<float>(m_job->m->progress()), ImVec2(slider_w, 0));
         ImGui::SameLine();
         if (ImGui::Button("Cancel")) cancel();
-        ui::note_item("cancel_button");
+        ctx.items.note("cancel_button");
     }
     ImGui::BeginDisabled(busy());
     const ui::LabelFit batch_label = ui::fit_label("Batch (inputs)", 0.55f);

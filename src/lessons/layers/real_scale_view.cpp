@@ -175,7 +175,7 @@ void RealScaleView::apply(const Settings& s) {
 // [SECTION] tab and controls ----------------------------------------------------------------
 
 bool RealScaleView::draw(Context& ctx) {
-    m_open = draw_view_tabs({"lesson1_views", "Layer by layer", "tab_layer_by_layer", "Real scale: a frontier model",
+    m_open = draw_view_tabs(ctx.items, {"lesson1_views", "Layer by layer", "tab_layer_by_layer", "Real scale: a frontier model",
                              "tab_real_scale"},
                             m_select);
     if (!m_open) return false;
@@ -211,7 +211,7 @@ void RealScaleView::draw_controls(Context& ctx) {
             }
         ImGui::EndCombo();
     }
-    ui::note_item("real_scale_model");
+    ctx.items.note("real_scale_model");
     ui::sources_marker(m_model_sources, beside ? ui::Beside::yes : ui::Beside::no);
     m_wrap.text(th.text_dim, m_parameters_text);
 
@@ -225,7 +225,7 @@ void RealScaleView::draw_controls(Context& ctx) {
         changed = changed || s.tokens != m_settings.tokens;
     }
     if (!ImGui::IsItemActive()) m_edit_billions = s.tokens / 1e9;
-    ui::note_item("real_scale_tokens");
+    ctx.items.note("real_scale_tokens");
     const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     for (std::size_t i = 0; i < std::size(token_picks); ++i) {
         const TokenPick& p = token_picks[i];
@@ -281,7 +281,7 @@ void RealScaleView::draw_controls(Context& ctx) {
         ImGui::SameLine();
         ImGui::TextDisabled("%s on release", core::format_count(dragged).c_str());
     }
-    ui::note_item("real_scale_gpus");
+    ctx.items.note("real_scale_gpus");
     if (changed) apply(s);  // every value offered here is accepted
 }
 

@@ -303,17 +303,17 @@ void RackPanel::draw_controls() {
             }
         ImGui::EndCombo();
     }
-    ui::note_item("system_combo");
+    m_ctx.items.note("system_combo");
     ui::sources_marker(system_preset(m_system).spec.name + "\n" + system_preset(m_system).spec.source);
     ui::text_wrapped_coloured(th.text_dim, core::nvlink_direction_note(system_preset(m_system).spec));
     ImGui::Separator();
 
     int mode = m_mode == Mode::send ? 0 : 1;
     bool mode_clicked = ImGui::RadioButton("Send a tensor", &mode, 0);
-    ui::note_item("mode_send");
+    m_ctx.items.note("mode_send");
     ui::same_line_if_fits(ui::radio_width("All-reduce"));
     mode_clicked |= ImGui::RadioButton("All-reduce", &mode, 1);
-    ui::note_item("mode_allreduce");
+    m_ctx.items.note("mode_allreduce");
     if (mode_clicked && (mode == 0) != (m_mode == Mode::send)) set_mode(mode == 0 ? Mode::send : Mode::all_reduce);
     if (m_mode == Mode::send)
         draw_send_controls();
@@ -322,7 +322,7 @@ void RackPanel::draw_controls() {
 
     ImGui::Separator();
     ImGui::TextUnformatted("Playback");
-    ui::playback_controls(m_playback);
+    ui::playback_controls(m_ctx.items, m_playback);
     if (m_mode == Mode::send) {
         ImGui::Separator();
         ui::text_wrapped_coloured(th.text_dim, std::string(core::link_sharing_rule()));
@@ -364,7 +364,7 @@ void RackPanel::draw_send_controls() {
     for (std::size_t i = 0; i < 3; ++i) {
         if (i > 0) ui::same_line_if_fits(std::max(w, widest));
         if (ImGui::Button(picks[i].first, ImVec2(std::max(w, widest), 0))) pick(picks[i].second);
-        ui::note_item(names[i]);
+        m_ctx.items.note(names[i]);
     }
     // The tensor's size and Send on one row; on a narrow panel the label goes above the slider.
     const float send_w = ImGui::CalcTextSize("Send").x + ImGui::GetStyle().FramePadding.x * 2;
@@ -373,10 +373,10 @@ void RackPanel::draw_send_controls() {
     if (beside < ImGui::GetFontSize() * 5 ? bytes_slider("##Tensor", m_bytes, ImGui::GetContentRegionAvail().x - send_w - spacing)
                                           : bytes_slider("Tensor", m_bytes, beside))
         recompute();
-    ui::note_item("size_slider");
+    m_ctx.items.note("size_slider");
     ImGui::SameLine();
     if (ImGui::Button("Send")) send();
-    ui::note_item("send_button");
+    m_ctx.items.note("send_button");
     draw_predict();
 }
 
@@ -385,7 +385,7 @@ void RackPanel::draw_send_controls() {
 void RackPanel::draw_predict() {
     // Optional and out of the way: closed until the student opens it.
     const bool open = ImGui::TreeNode("Predict first?");
-    ui::note_item("rack_predict_open");
+    m_ctx.items.note("rack_predict_open");
     if (!open) return;
     ImGui::TextWrapped("Before you press Send: which wire will the tensor cross?");
     int link = !m_guess.link ? 0 : *m_guess.link == core::LinkType::nvlink ? 1 : 2;
@@ -395,7 +395,7 @@ void RackPanel::draw_predict() {
         if (i > 0) ui::same_line_if_fits(ui::radio_width(choices[i]));
         if (ImGui::RadioButton(choices[i], &link, i))
             m_guess.link = i == 0 ? std::nullopt : std::optional(i == 1 ? core::LinkType::nvlink : core::LinkType::infiniband);
-        ui::note_item(hooks[i]);
+        m_ctx.items.note(hooks[i]);
     }
     ImGui::TextWrapped("And how many times as long as the same send inside one node?");
     float times = static_cast<float>(m_guess.times);
@@ -403,7 +403,7 @@ void RackPanel::draw_predict() {
     ImGui::SetNextItemWidth(times_label.width);
     if (ImGui::InputFloat(times_label.label.c_str(), &times, 0, 0, times > 0 ? "%.3g" : "your guess"))
         m_guess.times = std::clamp(static_cast<double>(times), 0.0, 1e6);
-    ui::note_item("guess_times");
+    m_ctx.items.note("guess_times");
     ImGui::TreePop();
 }
 
@@ -425,7 +425,7 @@ void RackPanel::draw_reveal() {
         const bool link_line = r.link_guessed && i == 0;
         const bool right = link_line ? r.link_right : r.times_close;
         ui::text_wrapped_coloured(right ? th.nvlink : th.accent, r.lines[i]);
-        if (i == 0) ui::note_item("rack_reveal");
+        if (i == 0) m_ctx.items.note("rack_reveal");
     }
 }
 
@@ -441,7 +441,7 @@ void RackPanel::draw_collective_controls() {
         std::snprintf(name, sizeof name, "group_%u", n);
         if (n != group_sizes[0]) ui::same_line_if_fits(ui::radio_width(label));
         changed |= ImGui::RadioButton(label, &group, static_cast<int>(n));
-        ui::note_item(name);
+        m_ctx.items.note(name);
     }
     if (changed && static_cast<std::uint32_t>(group) != m_group) set_group(static_cast<std::uint32_t>(group));
     const std::uint32_t racks = m_collective.gpus > 0 ? cluster().rack_of(static_cast<core::GpuId>(m_collective.gpus - 1)) + 1 : 1;
@@ -449,13 +449,13 @@ void RackPanel::draw_collective_controls() {
                         racks == 1 ? "rack" : "racks");
     const ui::LabelFit data_label = ui::fit_label("Data per GPU", 0.55f);
     if (bytes_slider(data_label.label.c_str(), m_collective_bytes, data_label.width)) recompute();
-    ui::note_item("size_slider");
+    m_ctx.items.note("size_slider");
     bool per_nic = m_ring_per_nic;
     // A checkbox's label cannot wrap: on a narrow panel the words go beside it as wrapped text.
     const char* rings = "one ring per NIC (what NCCL does)";
     const bool rings_fit = ui::radio_width(rings) <= ImGui::GetContentRegionAvail().x;
     if (ImGui::Checkbox(rings_fit ? rings : "##rings", &per_nic)) set_ring_per_nic(per_nic);
-    ui::note_item("rings_toggle");
+    m_ctx.items.note("rings_toggle");
     if (!rings_fit) {
         ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
         ImGui::PushTextWrapPos(0.0f);
@@ -527,7 +527,7 @@ void RackPanel::draw_readouts() {
     for (std::size_t i = 0; i < fit; ++i) {
         if (i > 0) ImGui::SameLine(0, gap);
         ui::readout(m_ctx.view.theme, items[i].label, items[i].value, items[i].colour);
-        if (i == 0) ui::note_item("readout_first");
+        if (i == 0) m_ctx.items.note("readout_first");
     }
 }
 
@@ -535,7 +535,7 @@ void RackPanel::draw_drawing(float height) {
     const ImVec2 a = ImGui::GetCursorScreenPos();
     const ImVec2 b(a.x + ImGui::GetContentRegionAvail().x, a.y + height);
     m_layout = ui::layout_rack(cluster().shape(), a, b);
-    const ui::RackInput in = ui::rack_buttons(m_layout, a, b);
+    const ui::RackInput in = ui::rack_buttons(m_ctx.items, m_layout, a, b);
     m_hovered = in.hovered ? static_cast<int>(*in.hovered) : -1;
     if (in.clicked && m_mode == Mode::send) click_gpu(*in.clicked);
     ui::draw_rack(m_ctx.view.theme, m_layout, cluster(), paint_at(m_playback.cursor()));
@@ -587,7 +587,7 @@ void RackPanel::draw_time_split() {
     ImGui::TextUnformatted(s.bound.c_str());
     ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
-    ui::note_item("time_split");
+    m_ctx.items.note("time_split");
 
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -617,7 +617,7 @@ void RackPanel::draw_step() {
         return;
     }
     ui::text_wrapped_coloured(th.text, step_head());
-    ui::note_item("step_text");
+    m_ctx.items.note("step_text");
     const double in_step = cursor <= r.base_latency_s ? 0.0 : cursor >= r.time_s ? r.step_s : cursor - r.step_start_s(k);
 
     ImDrawList* dl = ImGui::GetWindowDrawList();

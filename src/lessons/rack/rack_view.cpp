@@ -474,7 +474,7 @@ void draw_rack(const Theme& th, const RackLayout& l, const core::Cluster& c, con
     }
 }
 
-RackInput rack_buttons(const RackLayout& l, ImVec2 a, ImVec2 b) {
+RackInput rack_buttons(ItemRegistry& items, const RackLayout& l, ImVec2 a, ImVec2 b) {
     RackInput in;
     char id[24];
     for (core::GpuId g = 0; g < l.gpus.size(); ++g) {
@@ -482,7 +482,7 @@ RackInput rack_buttons(const RackLayout& l, ImVec2 a, ImVec2 b) {
         ImGui::SetCursorScreenPos(box.min);
         std::snprintf(id, sizeof id, "gpu_%u", g);
         if (ImGui::InvisibleButton(id, ImVec2(std::max(box.width(), 1.0f), std::max(box.height(), 1.0f)))) in.clicked = g;
-        note_item(id);
+        items.note(id);
         if (ImGui::IsItemHovered()) in.hovered = g;
     }
     ImGui::SetCursorScreenPos(a);

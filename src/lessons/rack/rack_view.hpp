@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "m2m/core/rack/topology.hpp"
+#include "ui/item_registry.hpp"
 #include "ui/theme.hpp"
 
 namespace m2m::ui {
@@ -75,10 +76,10 @@ void paint_transfer(RackPaint& p, const RackLayout& l, const core::Cluster& c, c
 void draw_rack(const Theme& th, const RackLayout& l, const core::Cluster& c, const RackPaint& p);
 
 /// One invisible button per GPU, so a person (or xdotool) can click them; each GPU's rectangle
-/// is noted as "gpu_<id>" for the window tests. Leaves the cursor below the drawing.
+/// is noted in `items` as "gpu_<id>" for the window tests. Leaves the cursor below the drawing.
 struct RackInput {
     std::optional<core::GpuId> clicked, hovered;
 };
-RackInput rack_buttons(const RackLayout& l, ImVec2 a, ImVec2 b);
+RackInput rack_buttons(ItemRegistry& items, const RackLayout& l, ImVec2 a, ImVec2 b);
 
 }  // namespace m2m::ui

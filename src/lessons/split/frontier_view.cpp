@@ -320,7 +320,7 @@ bool FrontierView::apply_search_row(std::size_t i) {
 // [SECTION] tab and controls ----------------------------------------------------------------
 
 bool FrontierView::draw(Context& ctx) {
-    m_open = draw_view_tabs({"lesson3_views", "Toy network", "tab_toy_network", "Frontier scale: a real model", "tab_frontier"},
+    m_open = draw_view_tabs(ctx.items, {"lesson3_views", "Toy network", "tab_toy_network", "Frontier scale: a real model", "tab_frontier"},
                             m_select);
     if (!m_open) return false;
     if (m_coloured_for != ctx.view.theme.kind) recolour(ctx.view.theme);
@@ -350,7 +350,7 @@ void FrontierView::draw_controls(Context& ctx) {
             }
         ImGui::EndCombo();
     }
-    ui::note_item("frontier_model");
+    ctx.items.note("frontier_model");
     ui::sources_marker(m_model_sources, beside ? ui::Beside::yes : ui::Beside::no);
     ImGui::SetNextItemWidth(combo_w);
     if (ImGui::BeginCombo("##frontier_gpu", presets::builtin().find(s.gpu)->spec.name.c_str())) {
@@ -361,7 +361,7 @@ void FrontierView::draw_controls(Context& ctx) {
             }
         ImGui::EndCombo();
     }
-    ui::note_item("frontier_gpu");
+    ctx.items.note("frontier_gpu");
     ui::sources_marker(m_gpu_sources, beside ? ui::Beside::yes : ui::Beside::no);
 
     // Typed numbers take effect when the box is left, so a half-typed "15" never runs.
@@ -376,7 +376,7 @@ void FrontierView::draw_controls(Context& ctx) {
     ImGui::InputInt("##frontier_gpus", &m_edit_gpus, 0, 0);
     int gpus = ImGui::IsItemDeactivatedAfterEdit() ? m_edit_gpus : l.gpus;
     if (!ImGui::IsItemActive()) m_edit_gpus = l.gpus;
-    ui::note_item("frontier_gpus");
+    ctx.items.note("frontier_gpus");
     ImGui::SameLine();
     if (ImGui::SmallButton("\xc3\xb7" "2")) gpus = std::max(1, l.gpus / 2);
     ImGui::SameLine();
@@ -396,7 +396,7 @@ void FrontierView::draw_controls(Context& ctx) {
         changed = true;
     }
     if (!ImGui::IsItemActive()) m_edit_batch = as_int(l.global_batch);
-    ui::note_item("frontier_batch");
+    ctx.items.note("frontier_batch");
     m_wrap.text(ctx.view.theme.text, tokens_label);
     ImGui::SetNextItemWidth(input_w);
     ImGui::InputDouble("##frontier_tokens", &m_edit_billions, 0, 0, "%.4g");
@@ -444,9 +444,9 @@ void FrontierView::draw_layout_controls(Context& ctx, Settings& s, bool& changed
         }
     };
     whole("PP", l.pp, l.pp, true);
-    ui::note_item("frontier_pp");
+    ctx.items.note("frontier_pp");
     whole("DP", l.dp, l.dp, false);
-    ui::note_item("frontier_dp");
+    ctx.items.note("frontier_dp");
     m_wrap.text(ctx.view.theme.text_dim, m_product_text);
     int mb = as_int(l.micro_batch);
     ImGui::SetNextItemWidth(input_w);
@@ -454,7 +454,7 @@ void FrontierView::draw_layout_controls(Context& ctx, Settings& s, bool& changed
         l.micro_batch = clamp_whole(mb);
         changed = true;
     }
-    ui::note_item("frontier_micro_batch");
+    ctx.items.note("frontier_micro_batch");
 
     changed |= radio_row<core::ScheduleKind>("Schedule", l.schedule,
                                              {{"1F1B", core::ScheduleKind::one_f_one_b},
@@ -494,7 +494,7 @@ void FrontierView::draw_scene(Context& ctx) {
     if (!ImGui::BeginTabBar("frontier_lists")) return;
     if (!tall) {
         const bool open = ImGui::BeginTabItem("Memory");
-        ui::note_item("frontier_memory_tab");
+        ctx.items.note("frontier_memory_tab");
         if (open) {
             ImGui::BeginChild("frontier_memory", ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
             draw_whole_model(ctx);
@@ -506,14 +506,14 @@ void FrontierView::draw_scene(Context& ctx) {
     }
     if (!tall && !m_problem) {
         const bool open = ImGui::BeginTabItem("Step timeline");
-        ui::note_item("frontier_timeline_tab");
+        ctx.items.note("frontier_timeline_tab");
         if (open) {
             draw_timeline(ctx, ImGui::GetContentRegionAvail().y);
             ImGui::EndTabItem();
         }
     }
     const bool search_open = ImGui::BeginTabItem("Best layouts");
-    ui::note_item("frontier_search_tab");
+    ctx.items.note("frontier_search_tab");
     if (search_open) {
         ImGui::BeginChild("frontier_search", ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
         draw_search(ctx);
@@ -521,7 +521,7 @@ void FrontierView::draw_scene(Context& ctx) {
         ImGui::EndTabItem();
     }
     const bool assumptions_open = ImGui::BeginTabItem("What the estimate assumes");
-    ui::note_item("frontier_assumptions_tab");
+    ctx.items.note("frontier_assumptions_tab");
     if (assumptions_open) {
         ImGui::BeginChild("frontier_assumptions", ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
         draw_assumptions(ctx);
@@ -635,7 +635,7 @@ void FrontierView::draw_search(Context& ctx) {
     const auto& th = ctx.view.theme;
     const std::string button = "Find the best layouts for " + core::format_count(m_settings.layout.gpus) + " GPUs";
     if (ImGui::Button(button.c_str())) run_search();
-    ui::note_item("frontier_search_button");
+    ctx.items.note("frontier_search_button");
     if (!m_search) {
         ImGui::SameLine();
         ImGui::TextDisabled("(up to a few tenths of a second)");
@@ -676,7 +676,7 @@ void FrontierView::draw_search(Context& ctx) {
         const bool current = l.tp == cur.tp && l.pp == cur.pp && l.dp == cur.dp && l.micro_batch == cur.micro_batch;
         if (ImGui::Selectable(label, current, ImGuiSelectableFlags_SpanAllColumns) && !current) apply_search_row(i);
         const std::string hook = "frontier_best_" + std::to_string(i);
-        ui::note_item(hook.c_str());
+        ctx.items.note(hook);
         ImGui::TableNextColumn();
         ImGui::Text("%lld", static_cast<long long>(l.micro_batch));
         ImGui::TableNextColumn();

@@ -277,7 +277,7 @@ void SplitPanel::draw_controls() {
 
     ImGui::Separator();
     ImGui::TextUnformatted("Play one training step");
-    ui::playback_controls(m_playback);
+    ui::playback_controls(m_ctx.items, m_playback);
     draw_predict();
 }
 
@@ -293,7 +293,7 @@ void SplitPanel::draw_strategy() {
         else if (i > 0 && !columns) ui::same_line_if_fits(ui::radio_width(strategy_button(st)));
         if (ImGui::RadioButton(strategy_button(st), m_setup.strategy == st) && st != m_setup.strategy) choose_strategy(st);
         const std::string hook = "strategy_" + std::string(core::strategy_name(st));
-        ui::note_item(hook.c_str());
+        m_ctx.items.note(hook);
     }
     ui::text_wrapped_coloured(m_ctx.view.theme.text_dim, std::string(core::strategy_label(m_setup.strategy)));
 
@@ -312,7 +312,7 @@ void SplitPanel::draw_strategy() {
             apply(s);
         }
         const std::string hook = "gpus_" + std::to_string(g);
-        ui::note_item(hook.c_str());
+        m_ctx.items.note(hook);
     }
 }
 
@@ -331,16 +331,16 @@ void SplitPanel::draw_pipeline() {
     if (ImGui::SliderInt(mb_label.label.c_str(), &index, 0, static_cast<int>(mbs.size()) - 1, shown,
                          ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput))
         s.micro_batches = mbs[static_cast<std::size_t>(index)];
-    ui::note_item("micro_batches");
+    m_ctx.items.note("micro_batches");
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Schedule");
     ui::same_line_if_fits(ui::radio_width("1F1B"));
     if (ImGui::RadioButton("1F1B", s.schedule == core::PipelineSchedule::one_f_one_b))
         s.schedule = core::PipelineSchedule::one_f_one_b;
-    ui::note_item("schedule_1f1b");
+    m_ctx.items.note("schedule_1f1b");
     ui::same_line_if_fits(ui::radio_width("GPipe"));
     if (ImGui::RadioButton("GPipe", s.schedule == core::PipelineSchedule::gpipe)) s.schedule = core::PipelineSchedule::gpipe;
-    ui::note_item("schedule_gpipe");
+    m_ctx.items.note("schedule_gpipe");
     ImGui::EndDisabled();
     if (!pipeline) ui::text_wrapped_coloured(m_ctx.view.theme.text_dim, "(micro-batches: pipeline and 3D only)");
     if (s.micro_batches != m_setup.micro_batches || s.schedule != m_setup.schedule) apply(s);
@@ -353,10 +353,10 @@ void SplitPanel::draw_placement() {
     ImGui::BeginDisabled(s.gpus < 2);
     ui::same_line_if_fits(ui::radio_width("One node"));
     if (ImGui::RadioButton("One node", s.placement == core::Placement::one_node)) s.placement = core::Placement::one_node;
-    ui::note_item("placement_node");
+    m_ctx.items.note("placement_node");
     ui::same_line_if_fits(ui::radio_width("Two nodes"));
     if (ImGui::RadioButton("Two nodes", s.placement == core::Placement::two_nodes)) s.placement = core::Placement::two_nodes;
-    ui::note_item("placement_nodes");
+    m_ctx.items.note("placement_nodes");
     ImGui::EndDisabled();
     if (s.placement != m_setup.placement) apply(s);
 
@@ -377,7 +377,7 @@ void SplitPanel::draw_placement() {
         }
         ImGui::EndCombo();
     }
-    ui::note_item("hardware");
+    m_ctx.items.note("hardware");
     ui::sources_marker(m_sources);
 }
 
@@ -765,7 +765,7 @@ void SplitPanel::draw_prompt() {
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
     if (ImGui::InputTextWithHint("##prompt", "type a few words", m_prompt.data(), m_prompt.size()))
         set_prompt(m_prompt.data());
-    ui::note_item("prompt_input");
+    m_ctx.items.note("prompt_input");
     // Picks wrap onto new lines when the box is narrow.
     const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     for (std::size_t i = 0; i < std::size(prompt_picks); ++i) {
@@ -773,7 +773,7 @@ void SplitPanel::draw_prompt() {
         if (i > 0 && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w <= right) ImGui::SameLine();
         if (ImGui::SmallButton(prompt_picks[i])) set_prompt(prompt_picks[i]);
         const std::string hook = "prompt_pick_" + std::to_string(i);
-        ui::note_item(hook.c_str());
+        m_ctx.items.note(hook);
     }
     ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr;
     if (big) ImGui::PushFont(big);
@@ -838,7 +838,7 @@ const std::vector<std::string>& SplitPanel::reveal_lines() {
 void SplitPanel::draw_predict() {
     // Optional and out of the way: closed until the student opens it.
     const bool open = ImGui::TreeNode("Predict first?");
-    ui::note_item("split_predict_open");
+    m_ctx.items.note("split_predict_open");
     if (!open) return;
     const auto& bytes = strategy_bytes();
     if (bytes.size() < 2) {
@@ -856,7 +856,7 @@ void SplitPanel::draw_predict() {
             if (i > 0) ui::same_line_if_fits(ui::radio_width(label.c_str()));
             if (ImGui::RadioButton(label.c_str(), &choice, static_cast<int>(i))) m_guess = bytes[i].strategy;
             const std::string hook = "guess_" + std::string(core::strategy_name(bytes[i].strategy));
-            ui::note_item(hook.c_str());
+            m_ctx.items.note(hook);
         }
         if (ImGui::SmallButton("no guess")) m_guess.reset();
         if (m_guess && !step_finished()) ImGui::TextDisabled("Now press Run.");
@@ -869,7 +869,7 @@ void SplitPanel::draw_reveal() {
     const auto& th = m_ctx.view.theme;
     for (std::size_t i = 0; i < m_reveal_lines.size(); ++i) {
         text(i == 0 ? (m_reveal_right ? th.nvlink : th.accent) : th.text, m_reveal_lines[i]);
-        if (i == 0) ui::note_item("split_reveal");
+        if (i == 0) m_ctx.items.note("split_reveal");
     }
     ImGui::Separator();
 }
