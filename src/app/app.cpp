@@ -604,6 +604,7 @@ int run(const Options& options) {
         if (io.InputQueueCharacters.Size > 0 || io.MouseDown[0] || ImGui::IsAnyItemActive())
             busy_until = now_s + 0.5;
         handle_keys(app);
+        app.shared.items.clear();  // the registry holds what this frame draws, nothing older
         draw_frame(app, dt);
         ImGui::Render();
         // The main window draws no background (a full-screen blended quad costs a whole

@@ -51,6 +51,7 @@ Headless::~Headless() { ImGui::DestroyContext(m_imgui); }
 void Headless::frame(const std::function<void()>& body, float dt_s) {
     ImGuiIO& io = ImGui::GetIO();
     io.DeltaTime = dt_s;
+    m_ctx.items.clear();  // as the app does: the registry holds what this frame draws
     ImGui::NewFrame();
     ImGui::SetNextWindowPos(ImVec2(0, 0));
     ImGui::SetNextWindowSize(io.DisplaySize);

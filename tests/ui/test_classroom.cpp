@@ -32,7 +32,6 @@ void play_to_end(test::Headless& ui, Panel& panel) {
 
 TEST_CASE("a guess of InfiniBand before a send to another node is revealed once the send has played") {
     test::Headless ui;
-    ui.context().items.clear();
     RackPanel panel(ui.context());
     panel.pick(RackPanel::Pick::other_node);
     panel.set_guess(core::SendGuess{core::LinkType::infiniband, 20});
@@ -109,7 +108,6 @@ TEST_CASE("a guess of tensor parallel on 2 GPUs is revealed after the step with 
     CHECK(bytes[1].strategy == core::Strategy::tensor);
     CHECK(bytes[1].exchanged == 34'560);
     panel.set_guess(core::Strategy::tensor);
-    ui.context().items.clear();
     ui.frame([&] { panel.draw(1.0f / 60.0f); });
     CHECK_FALSE(ui.context().items.rect("split_reveal"));  // not before the step has played
     CHECK_THAT(panel.status(), Catch::EndsWith(" guess=tensor revealed=0"));
