@@ -48,12 +48,30 @@ const Clock::time_point g_process_start = Clock::now();  // static init: before 
 
 // [SECTION] state ---------------------------------------------------------------------------
 
+// ImGui 1.86 reads keys as "down this frame", so a key pressed and released between two frames
+// (a quick tap, or a remote clicker) would be lost. GLFW's callback latches every press until the
+// next frame reads it; ImGui's own callback is chained after ours.
+struct KeyPress {
+    int key;
+    int mods;  // as they were at the press: a quick Ctrl+= may be fully released by the frame
+};
+
+/// What the window's callbacks collect between frames. The app owns it; GLFW hands the callbacks
+/// the window, whose user pointer leads back here.
+struct Input {
+    std::vector<KeyPress> presses;  // every press since the last frame read them
+    // The window's keys, text and clicks wait here and reach ImGui's backend (and, through it,
+    // on_key) at most one change per key or button per frame: see input_trickle.hpp.
+    InputTrickle trickle;
+};
+
 struct App {
     Options options;
     Settings settings;
     std::string settings_dir;
     bool keep_settings = false;  // interactive runs only: tests and screenshots leave them alone
     GLFWwindow* window = nullptr;
+    Input input;              // the window's user pointer: its callbacks fill this
     lessons::Context shared;  // what every lesson shares (view, item registry, run log); outlives them
     std::vector<std::unique_ptr<lessons::Lesson>> lessons;
     std::vector<bool> intro_hidden;
@@ -168,31 +186,23 @@ void zoom(App& app, float scale) {
     app.pending_scale = std::clamp(std::round(scale * 4.0f) / 4.0f, ui::View::min_scale, ui::View::max_scale);
 }
 
-// ImGui 1.86 reads keys as "down this frame", so a key pressed and released between two frames
-// (a quick tap, or a remote clicker) would be lost. GLFW's callback latches every press until the
-// next frame reads it; ImGui's own callback is chained after ours.
-struct KeyPress {
-    int key;
-    int mods;  // as they were at the press: a quick Ctrl+= may be fully released by the frame
-};
-std::vector<KeyPress> g_key_presses;
+Input& input_of(GLFWwindow* window) { return *static_cast<Input*>(glfwGetWindowUserPointer(window)); }
 
-void on_key(GLFWwindow*, int key, int, int action, int mods) {
-    if (action == GLFW_PRESS) g_key_presses.push_back({key, mods});
+void on_key(GLFWwindow* window, int key, int, int action, int mods) {
+    if (action == GLFW_PRESS) input_of(window).presses.push_back({key, mods});
 }
 
-// The window's keys, text and clicks wait here and reach ImGui's backend (and, through it,
-// on_key) at most one change per key or button per frame: see input_trickle.hpp.
-InputTrickle g_input;
-void queue_key(GLFWwindow*, int key, int scancode, int action, int mods) {
-    g_input.push({InputEvent::Kind::key, key, scancode, action, mods});
+void queue_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
+    input_of(window).trickle.push({InputEvent::Kind::key, key, scancode, action, mods});
 }
-void queue_char(GLFWwindow*, unsigned int c) { g_input.push({InputEvent::Kind::text, static_cast<int>(c), 0, 0, 0}); }
-void queue_mouse_button(GLFWwindow*, int button, int action, int mods) {
-    g_input.push({InputEvent::Kind::mouse_button, button, 0, action, mods});
+void queue_char(GLFWwindow* window, unsigned int c) {
+    input_of(window).trickle.push({InputEvent::Kind::text, static_cast<int>(c), 0, 0, 0});
+}
+void queue_mouse_button(GLFWwindow* window, int button, int action, int mods) {
+    input_of(window).trickle.push({InputEvent::Kind::mouse_button, button, 0, action, mods});
 }
 void deliver_input(GLFWwindow* window) {
-    for (const InputEvent& e : g_input.take_frame(ImGui::GetIO().WantTextInput)) {
+    for (const InputEvent& e : input_of(window).trickle.take_frame(ImGui::GetIO().WantTextInput)) {
         switch (e.kind) {
         case InputEvent::Kind::key: ImGui_ImplGlfw_KeyCallback(window, e.code, e.scancode, e.action, e.mods); break;
         case InputEvent::Kind::text: ImGui_ImplGlfw_CharCallback(window, static_cast<unsigned>(e.code)); break;
@@ -204,8 +214,8 @@ void deliver_input(GLFWwindow* window) {
 // Shortcuts act only when no text field has the keyboard (typing "r" in a box must not reset).
 void handle_keys(App& app) {
     const ImGuiIO& io = ImGui::GetIO();
-    const std::vector<KeyPress> presses = std::move(g_key_presses);
-    g_key_presses.clear();
+    const std::vector<KeyPress> presses = std::move(app.input.presses);
+    app.input.presses.clear();
     auto with = [&](int key, int mods) {
         return std::any_of(presses.begin(), presses.end(), [&](const KeyPress& p) {
             return p.key == key && (p.mods & (GLFW_MOD_CONTROL | GLFW_MOD_SHIFT | GLFW_MOD_ALT)) == mods;
@@ -306,7 +316,7 @@ void draw_menu(App& app) {
 }
 
 void draw_path_popup(App& app) {
-    static const char* titles[][2] = {{"save", "Save scenario"}, {"open", "Open scenario"}, {"csv", "Export timeline"}};
+    static constexpr const char* titles[][2] = {{"save", "Save scenario"}, {"open", "Open scenario"}, {"csv", "Export timeline"}};
     for (const auto& [kind, title] : titles) {
         if (app.open_popup == kind) {
             ImGui::OpenPopup(title);
@@ -348,7 +358,7 @@ void draw_shortcuts(App& app) {
     ImGui::SetNextWindowPos(centre, ImGuiCond_Always, ImVec2(0.5f, 0.5f));
     ImGui::Begin("Keyboard shortcuts", &app.show_shortcuts,
                  ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
-    static const char* rows[][2] = {
+    static constexpr const char* rows[][2] = {
         {"Space", "run / pause"},           {".", "step to the next event"},       {"R", "reset"},
         {"[  ]", "slower / faster"},        {"Left / Right", "previous / next lesson"},
         {"1 ... 4", "jump to a lesson"},    {"Home  or  0", "the home screen: every lesson"},
@@ -547,6 +557,7 @@ int run(const Options& options) {
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;  // the app keeps its own settings; no imgui.ini in the user's folder
+    glfwSetWindowUserPointer(app.window, &app.input);  // how the callbacks below find the app's input
     glfwSetKeyCallback(app.window, on_key);  // before ImGui's, which then chains to it
     ImGui_ImplGlfw_InitForOpenGL(app.window, true);
     glfwSetKeyCallback(app.window, queue_key);  // ImGui's callbacks now run from deliver_input
@@ -586,7 +597,7 @@ int run(const Options& options) {
         }
         const double now_s = std::chrono::duration<double>(Clock::now() - g_process_start).count();
         const bool animating = app.lesson().playback().playing() || bench || stop_after > 0;
-        if (!animating && now_s > busy_until && g_input.empty()) glfwWaitEventsTimeout(0.1);
+        if (!animating && now_s > busy_until && app.input.trickle.empty()) glfwWaitEventsTimeout(0.1);
         else glfwPollEvents();
         if (app.pending_scale > 0) {  // fonts are rebuilt between frames, never inside one
             apply_scale_and_theme(app, app.pending_scale);

@@ -14,9 +14,12 @@ namespace m2m::app {
 
 namespace {
 
-std::string g_glfw_error;
-
-void on_glfw_error(int, const char* description) { g_glfw_error = description ? description : "unknown GLFW error"; }
+// GLFW's description of the last error on this thread (GLFW 3.3 keeps it for us), and clears it.
+std::string last_glfw_error() {
+    const char* description = nullptr;
+    glfwGetError(&description);
+    return description ? description : "unknown GLFW error";
+}
 
 GLFWwindow* try_context(int major, int minor, int w, int h, const char* title, bool visible) {
     glfwDefaultWindowHints();
@@ -32,7 +35,6 @@ GLFWwindow* try_context(int major, int minor, int w, int h, const char* title, b
 
 OpenedWindow open_window(int width, int height, const char* title, bool visible) {
     OpenedWindow out;
-    glfwSetErrorCallback(on_glfw_error);
     const char* display = std::getenv("DISPLAY");
     const char* wayland = std::getenv("WAYLAND_DISPLAY");
     if ((!display || !*display) && (!wayland || !*wayland)) {
@@ -41,14 +43,14 @@ OpenedWindow open_window(int width, int height, const char* title, bool visible)
         return out;
     }
     if (!glfwInit()) {
-        out.error = "could not open the display (" + g_glfw_error +
+        out.error = "could not open the display (" + last_glfw_error() +
                     "). Check DISPLAY, or run under xvfb-run -a math-to-metal ...";
         return out;
     }
     GLFWwindow* w = try_context(4, 3, width, height, title, visible);
     if (!w) w = try_context(3, 3, width, height, title, visible);
     if (!w) {
-        out.error = "this computer offers no OpenGL 3.3 core context (" + g_glfw_error +
+        out.error = "this computer offers no OpenGL 3.3 core context (" + last_glfw_error() +
                     "). Math to Metal needs OpenGL 3.3 or newer: update the graphics driver, or use Mesa's "
                     "software renderer (LIBGL_ALWAYS_SOFTWARE=1 math-to-metal).";
         glfwTerminate();
