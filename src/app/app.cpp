@@ -78,7 +78,6 @@ struct App {
     std::size_t current = 0;
     bool at_home = false;    // the home screen is showing (`current` is the lesson it came from)
     int home_pick = 0;       // the home screen's highlighted row: Enter opens it
-    std::vector<ui::HomeEntry> home;
     bool select_tab = true;  // tell the tab bar to follow `current` on the next frame
     bool show_shortcuts = false;
     float pending_scale = 0;  // a new UI scale, applied between frames
@@ -424,7 +423,7 @@ void draw_frame(App& app, float dt_s) {
         ImGui::EndTabBar();
     }
     if (app.at_home) {
-        const int pick = ui::draw_home(app.shared.view, app.shared.items, app.home, app.home_pick);
+        const int pick = lessons::draw_home(app.shared, app.lessons, app.home_pick);
         if (pick >= 0) app.go_to(static_cast<std::size_t>(pick));
     } else {
         draw_intro(app);
@@ -479,11 +478,8 @@ void configure_lessons(App& app) {
     const bool lesson_flags = !o.widths.empty() || !o.mode.empty() || o.cpu_cores || o.gpu_cores || o.play;
     const std::string saved = lesson_flags && app.settings.lesson == "home" ? "layers" : app.settings.lesson;
     const std::string& wanted = o.lesson.empty() ? saved : o.lesson;
-    for (std::size_t i = 0; i < app.lessons.size(); ++i) {
+    for (std::size_t i = 0; i < app.lessons.size(); ++i)
         if (app.lessons[i]->id() == wanted) app.current = i;
-        app.home.push_back({std::string(app.lessons[i]->id()), std::string(app.lessons[i]->title()),
-                            std::string(app.lessons[i]->summary())});
-    }
     app.at_home = wanted == "home";
 }
 

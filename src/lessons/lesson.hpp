@@ -1,6 +1,7 @@
 // What the app asks of every lesson panel: draw yourself, share the playback, report your state.
 #pragma once
 
+#include <imgui.h>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -32,6 +33,11 @@ public:
     /// One line for the home screen, and the lesson's opening words (the idea, what to try).
     virtual std::string_view summary() const { return {}; }
     virtual std::string_view intro() const { return {}; }
+    /// The lesson's small picture on the home screen, inside [a, b] (the home screen clips to
+    /// it): a few dozen shapes, cheap under software GL. A lesson without one shows a plain card.
+    virtual void draw_home_picture(const ui::Theme& th, ImDrawList* dl, ImVec2 a, ImVec2 b) const {
+        dl->AddRect(a, b, th.grid, 4.0f, 0, 1.5f);
+    }
 
     /// Everything a teacher sets up in this lesson, for a scenario file.
     virtual nlohmann::json save_state() const { return nlohmann::json::object(); }

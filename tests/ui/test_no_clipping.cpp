@@ -72,9 +72,7 @@ TEST_CASE("no text is clipped in any lesson at 1024x768 and scale 1.5") {
         CHECK(ui.clipped().empty());
     };
 
-    std::vector<ui::HomeEntry> entries;
-    for (const auto& l : lessons) entries.push_back({std::string(l->id()), std::string(l->title()), std::string(l->summary())});
-    frames(ui, [&] { ui::draw_home(ui.context().view, ui.context().items, entries, 0); });
+    frames(ui, [&] { lessons::draw_home(ui.context(), lessons, 0); });
     check("the home screen");
 
     for (auto& lesson : lessons) {

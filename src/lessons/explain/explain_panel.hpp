@@ -26,6 +26,7 @@ public:
     std::string status() const override;
     std::string_view summary() const override;
     std::string_view intro() const override;
+    void draw_home_picture(const ui::Theme& th, ImDrawList* dl, ImVec2 a, ImVec2 b) const override;  ///< home_picture.cpp
     /// {"answer": "...", "submitted": true, "model_answer_shown": false}: a teacher can prepare an
     /// answer to discuss, with its checklist already showing.
     nlohmann::json save_state() const override;

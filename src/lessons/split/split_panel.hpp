@@ -31,6 +31,7 @@ public:
     std::string status() const override;
     std::string_view summary() const override;
     std::string_view intro() const override;
+    void draw_home_picture(const ui::Theme& th, ImDrawList* dl, ImVec2 a, ImVec2 b) const override;  ///< home_picture.cpp
     /// strategy, gpus, micro_batches, schedule, placement, hardware, prompt, speed.
     nlohmann::json save_state() const override;
     void load_state(const nlohmann::json& state) override;
