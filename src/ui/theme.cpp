@@ -48,6 +48,16 @@ Theme projector_theme() {
 
 }  // namespace
 
+ImU32 Theme::link(core::LinkType type) const {
+    switch (type) {
+        case core::LinkType::nvlink: return nvlink;
+        case core::LinkType::pcie:
+        case core::LinkType::infiniband: return infiniband;
+        case core::LinkType::local: break;
+    }
+    return text;
+}
+
 Theme make_theme(ThemeKind kind) { return kind == ThemeKind::dark ? dark_theme() : projector_theme(); }
 
 void apply_imgui_style(const Theme& theme, float scale) {

@@ -3,6 +3,8 @@
 
 #include <imgui.h>
 
+#include "m2m/core/rack/topology.hpp"
+
 namespace m2m::ui {
 
 enum class ThemeKind { dark, projector };
@@ -14,6 +16,12 @@ struct Theme {
     ImU32 cpu, gpu, nvlink, infiniband;
     ImU32 idle, done_dim, text, text_dim, panel, grid, accent, warning;
     float line_thickness = 1.5f;
+
+    /// The one place a link type gets its colour (every lesson, legend and drawing asks here):
+    /// NVLink inside a node, InfiniBand between nodes. PCIe only ever carries a tensor from a GPU
+    /// to its NIC on the way onto InfiniBand, so it is drawn in InfiniBand's colour; a local
+    /// "link" (no wire at all) in the text colour.
+    ImU32 link(core::LinkType type) const;
 };
 
 /// The colours of `kind` (the app keeps the current one in its ui::View).

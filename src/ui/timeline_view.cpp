@@ -19,7 +19,7 @@ ImU32 bar_kind_colour(const Theme& th, BarKind kind) {
         case BarKind::backward: return th.warning;
         // The projector theme's accent is a purple close to its warning (backward): use orange there.
         case BarKind::update: return th.kind == ThemeKind::projector ? th.cpu : th.accent;
-        case BarKind::communication: return th.nvlink;
+        case BarKind::communication: return th.link(core::LinkType::nvlink);
         case BarKind::idle: return th.idle;
     }
     return th.idle;

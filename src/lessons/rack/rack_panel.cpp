@@ -44,10 +44,6 @@ const presets::SystemPreset& system_preset(std::size_t i) { return *presets::bui
 // "DGX H100" from "DGX H100: 8x H100 SXM 80GB, ...".
 std::string short_name(const std::string& name) { return name.substr(0, name.find(':')); }
 
-ImU32 link_colour(const ui::Theme& th, core::LinkType t) {
-    return t == core::LinkType::nvlink ? th.nvlink : t == core::LinkType::infiniband ? th.infiniband : th.text;
-}
-
 }  // namespace
 
 // [SECTION] set-up and recompute ------------------------------------------------------------
@@ -333,7 +329,8 @@ void RackPanel::draw_legend() {
     // A colour key: small squares drawn like the links and the tensor in the drawing.
     const auto& th = m_ctx.view.theme;
     const float s = std::round(ImGui::GetFontSize() * 0.6f);
-    const std::pair<ImU32, const char*> keys[] = {{th.nvlink, "NVLink"}, {th.infiniband, "InfiniBand"}, {th.accent, "the tensor"}};
+    const std::pair<ImU32, const char*> keys[] = {
+        {th.link(core::LinkType::nvlink), "NVLink"}, {th.link(core::LinkType::infiniband), "InfiniBand"}, {th.accent, "the tensor"}};
     for (std::size_t i = 0; i < 3; ++i) {
         if (i > 0) ui::same_line_if_fits(s * 1.5f + ImGui::CalcTextSize(keys[i].second).x, ImGui::GetFontSize());
         const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -499,7 +496,7 @@ void RackPanel::draw_readouts() {
     std::vector<Item> items;
     if (m_mode == Mode::send) {
         const core::TransferStory& s = m_transfer_story;
-        const ImU32 link = link_colour(m_ctx.view.theme, m_transfer.run.route.type);
+        const ImU32 link = m_ctx.view.theme.link(m_transfer.run.route.type);
         items = {{"LINK", s.link, link},
                  {"BANDWIDTH, ONE WAY", s.bandwidth, link},
                  {"RELATIVE TIME", s.relative_time, th.text},
@@ -508,9 +505,9 @@ void RackPanel::draw_readouts() {
     } else {
         const core::CollectiveStory& s = m_collective_story;
         items = {{"TIME", s.time, th.text},
-                 {"BUSBW", s.busbw, link_colour(m_ctx.view.theme, m_collective.slowest)},
+                 {"BUSBW", s.busbw, m_ctx.view.theme.link(m_collective.slowest)},
                  {"ALGBW", s.algbw, th.text},
-                 {"SLOWEST LINK", s.slowest, link_colour(m_ctx.view.theme, m_collective.slowest)},
+                 {"SLOWEST LINK", s.slowest, m_ctx.view.theme.link(m_collective.slowest)},
                  {"STEPS", s.steps, th.text}};
     }
     // Drop readouts from the right until the row fits (the last ones are repeated below the drawing).
@@ -583,7 +580,7 @@ void RackPanel::draw_time_split() {
     ImGui::PushTextWrapPos(0.0f);  // two lines on a narrow scene rather than a cut one
     ImGui::TextUnformatted(text.c_str());
     ui::same_line_if_fits(ImGui::CalcTextSize(s.bound.c_str()).x, fs);
-    ImGui::PushStyleColor(ImGuiCol_Text, s.latency_bound ? th.warning : link_colour(m_ctx.view.theme, run.route.type));
+    ImGui::PushStyleColor(ImGuiCol_Text, s.latency_bound ? th.warning : m_ctx.view.theme.link(run.route.type));
     ImGui::TextUnformatted(s.bound.c_str());
     ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
@@ -594,7 +591,7 @@ void RackPanel::draw_time_split() {
     const float w = ImGui::GetContentRegionAvail().x, h = fs;
     const double total = std::max(m_transfer.time_s, 1e-30);
     const float lat_w = std::clamp(static_cast<float>(run.latency_s / total) * w, 3.0f, w - 3.0f);
-    const ImU32 bytes_col = link_colour(m_ctx.view.theme, run.route.type);
+    const ImU32 bytes_col = m_ctx.view.theme.link(run.route.type);
     dl->AddRectFilled(p, ImVec2(p.x + lat_w, p.y + h), ui::fade(th.warning, 0.35f));
     dl->AddRectFilled(ImVec2(p.x + lat_w, p.y), ImVec2(p.x + w, p.y + h), ui::fade(bytes_col, 0.35f));
     const float cur = static_cast<float>(std::clamp(m_playback.cursor() / total, 0.0, 1.0)) * w;
@@ -630,7 +627,8 @@ void RackPanel::draw_step() {
         double end_s;
         ImU32 colour;
     };
-    const Row rows[] = {{"NVLink sends", s.nvlink_sends_end_s, th.nvlink}, {"InfiniBand sends", s.infiniband_sends_end_s, th.infiniband}};
+    const Row rows[] = {{"NVLink sends", s.nvlink_sends_end_s, th.link(core::LinkType::nvlink)},
+                        {"InfiniBand sends", s.infiniband_sends_end_s, th.link(core::LinkType::infiniband)}};
     for (const Row& row : rows) {
         const ImVec2 p = ImGui::GetCursorScreenPos();
         dl->AddText(ImVec2(p.x, p.y + (h - fs) * 0.5f), row.end_s > 0 ? th.text : th.text_dim, row.label);

@@ -286,8 +286,9 @@ void paint_transfer(RackPaint& p, const RackLayout& l, const core::Cluster& c, c
 void draw_rack(const Theme& th, const RackLayout& l, const core::Cluster& c, const RackPaint& p) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float fs = ImGui::GetFontSize();
-    const ImU32 switch_ib = fade(th.infiniband, 0.3f), switch_nv = fade(th.nvlink, 0.35f);
-    const ImU32 busy_ib = fade(th.infiniband, 0.75f), busy_nv = fade(th.nvlink, 0.8f);
+    const ImU32 ib = th.link(core::LinkType::infiniband), nv = th.link(core::LinkType::nvlink);
+    const ImU32 switch_ib = fade(ib, 0.3f), switch_nv = fade(nv, 0.35f);
+    const ImU32 busy_ib = fade(ib, 0.75f), busy_nv = fade(nv, 0.8f);
     // A switch glows while data crosses it: any link into or out of it carrying data now.
     std::vector<std::uint8_t> busy_node(l.nodes.size(), 0), busy_leaf(l.racks.size(), 0);
     bool busy_spine = false;
@@ -307,7 +308,7 @@ void draw_rack(const Theme& th, const RackLayout& l, const core::Cluster& c, con
         default: break;
         }
     }
-    const ImU32 ib_idle = fade(th.infiniband, 0.4f), nv_idle = fade(th.nvlink, 0.45f);
+    const ImU32 ib_idle = fade(ib, 0.4f), nv_idle = fade(nv, 0.45f);
     const ImU32 board = th.grid;
     // A segment of an axis-aligned polyline as a plain rectangle `w` pixels thick.
     auto seg = [&](ImVec2 p0, ImVec2 p1, float w, ImU32 col) {
@@ -413,7 +414,7 @@ void draw_rack(const Theme& th, const RackLayout& l, const core::Cluster& c, con
         seg(pts[0], pts[1], 3, nv_idle);
         link_points(l, c, c.gpu_link(g, core::LinkRole::gpu_to_nic), pts);
         seg(pts[0], pts[1], 2, th.grid);
-        dl->AddRectFilled(l.nics[g].min, l.nics[g].max, th.infiniband);
+        dl->AddRectFilled(l.nics[g].min, l.nics[g].max, ib);
         const GpuMark mark = p.gpu_mark.empty() ? GpuMark::none : p.gpu_mark[g];
         const bool lit = mark != GpuMark::none;
         dl->AddRectFilled(l.gpus[g].min, l.gpus[g].max, lit ? (mark == GpuMark::member ? fade(th.gpu, 0.75f) : th.gpu) : th.idle);
@@ -425,7 +426,7 @@ void draw_rack(const Theme& th, const RackLayout& l, const core::Cluster& c, con
         const bool in_flight = p.lit_to[id] > p.lit_from[id];
         if (!p.link_state[id] && !in_flight) continue;
         const core::LinkType type = c.link(id).type;
-        const ImU32 col = type == core::LinkType::nvlink ? th.nvlink : th.infiniband;
+        const ImU32 col = th.link(type);
         const int n = link_points(l, c, id, pts);
         if (p.link_state[id] & RackPaint::passed) stretch(pts, n, 0, 1, 4, fade(col, 0.6f));
         else if (p.link_state[id] & RackPaint::ahead) stretch(pts, n, 0, 1, 2, col);

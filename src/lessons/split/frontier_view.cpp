@@ -54,7 +54,7 @@ std::string words(double v) {
     return fmt("%.3g", v);
 }
 
-ImU32 link_colour(const ui::Theme& th, bool infiniband) { return infiniband ? th.infiniband : th.nvlink; }
+core::LinkType link_type(bool infiniband) { return infiniband ? core::LinkType::infiniband : core::LinkType::nvlink; }
 
 // Memory parts, in the order they are stacked: weights, gradients (made by the backward pass, so
 // its colour), Adam state (the update's colour), activations.
@@ -296,7 +296,7 @@ void FrontierView::build_views() {
 void FrontierView::recolour(const ui::Theme& th) {
     for (std::size_t r = 0; r < m_rows.size(); ++r)
         for (std::size_t b = 0; b < m_rows[r].bars.size(); ++b)
-            if (m_bar_link[r][b]) m_rows[r].bars[b].colour = link_colour(th, m_bar_link[r][b] == 2);
+            if (m_bar_link[r][b]) m_rows[r].bars[b].colour = th.link(link_type(m_bar_link[r][b] == 2));
     m_coloured_for = th.kind;
 }
 
@@ -600,7 +600,7 @@ void FrontierView::draw_timeline(Context& ctx, float height) {
                                            {"backward", ui::bar_kind_colour(ctx.view.theme, ui::BarKind::backward)},
                                            {"Adam update", ui::bar_kind_colour(ctx.view.theme, ui::BarKind::update)}};
     for (int ib = 0; ib < 2; ++ib)
-        if (!m_link_legend[ib].empty()) legend.push_back({m_link_legend[ib].c_str(), link_colour(ctx.view.theme, ib == 1)});
+        if (!m_link_legend[ib].empty()) legend.push_back({m_link_legend[ib].c_str(), ctx.view.theme.link(link_type(ib == 1))});
     const float y_before = ImGui::GetCursorPosY();
     ui::timeline_legend(legend);
     const float box = std::max(height - (ImGui::GetCursorPosY() - y_before), fs * 3.0f);

@@ -31,7 +31,7 @@ void SplitPanel::draw_home_picture(const ui::Theme& th, ImDrawList* dl, ImVec2 a
         const bool crossing = l == 2;
         for (int i = 0; i < widths[l - 1]; ++i)
             for (int j = 0; j < widths[l]; ++j)
-                dl->AddLine(at(l - 1, i), at(l, j), crossing ? th.nvlink : ui::fade(th.grid, 0.8f), crossing ? 1.5f : 1.0f);
+                dl->AddLine(at(l - 1, i), at(l, j), crossing ? th.link(core::LinkType::nvlink) : ui::fade(th.grid, 0.8f), crossing ? 1.5f : 1.0f);
     }
     for (int l = 0; l < 4; ++l)
         for (int i = 0; i < widths[l]; ++i) dl->AddCircleFilled(at(l, i), r, th.gpu, 10);

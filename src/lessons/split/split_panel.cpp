@@ -68,8 +68,6 @@ ui::BarKind bar_kind(core::StepTaskKind k) {
     return ui::BarKind::idle;
 }
 
-ImU32 link_colour(const ui::Theme& th, core::LinkType l) { return l == core::LinkType::infiniband ? th.infiniband : th.nvlink; }
-
 // "hidden 2" -> "h2", "embedding" -> "emb", "output" -> "out": column labels for narrow drawings.
 std::string short_layer_name(const std::string& name) {
     if (name.rfind("hidden ", 0) == 0) return "h" + name.substr(7);
@@ -197,15 +195,14 @@ void SplitPanel::recompute() {
 }
 
 void SplitPanel::refresh_colours() {
-    const ImU32 ib = m_ctx.view.theme.infiniband, nv = m_ctx.view.theme.nvlink;
+    const ui::Theme& th = m_ctx.view.theme;
     for (std::size_t g = 0; g < m_rows.size(); ++g) {
         const auto& tasks = m_result.step.gpus[g].tasks;
         for (std::size_t i = 0; i < tasks.size(); ++i)
             if (tasks[i].kind == core::StepTaskKind::communication && tasks[i].exchange >= 0)
-                m_rows[g].bars[i].colour =
-                    m_result.exchanges[static_cast<std::size_t>(tasks[i].exchange)].link == core::LinkType::infiniband ? ib : nv;
+                m_rows[g].bars[i].colour = th.link(m_result.exchanges[static_cast<std::size_t>(tasks[i].exchange)].link);
     }
-    m_exchange_colour = m_exchange_on_ib ? ib : nv;
+    m_exchange_colour = th.link(m_exchange_on_ib ? core::LinkType::infiniband : core::LinkType::nvlink);
     m_theme_kind = m_ctx.view.theme.kind;
 }
 
@@ -452,7 +449,7 @@ void SplitPanel::draw_gpu_card(int g, ImVec2 a, ImVec2 b) {
     const core::Exchange* ex = comm ? &m_result.exchanges[static_cast<std::size_t>(comm->exchange)] : nullptr;
 
     ui::fill_opaque(m_ctx.view, dl, a, b, th.panel);
-    dl->AddRect(a, b, ex ? link_colour(m_ctx.view.theme, ex->link) : th.grid, 0.0f, 0, ex ? 3.0f : 1.0f);
+    dl->AddRect(a, b, ex ? m_ctx.view.theme.link(ex->link) : th.grid, 0.0f, 0, ex ? 3.0f : 1.0f);
     const float inner_w = b.x - a.x - 2 * pad;
     const float card_h = b.y - a.y;
     float y = a.y + pad * 0.5f;
@@ -472,7 +469,7 @@ void SplitPanel::draw_gpu_card(int g, ImVec2 a, ImVec2 b) {
         say = {texts[static_cast<std::size_t>(act.exchange)],
                std::string(core::exchange_op_name(ex->op)) + " \xc2\xb7 " + std::string(core::link_type_label(ex->link)),
                std::string(core::exchange_op_name(ex->op))};
-        say_colour = link_colour(m_ctx.view.theme, ex->link);
+        say_colour = m_ctx.view.theme.link(ex->link);
     } else if (act.idle >= 0) {
         say = {texts[static_cast<std::size_t>(act.idle)], "idle"};
     } else {
@@ -572,11 +569,11 @@ void SplitPanel::draw_gpu_card(int g, ImVec2 a, ImVec2 b) {
             if (r.end() < n) dl->AddRectFilled(ImVec2(x0, neuron_y(l, r.end())), ImVec2(x1, neuron_y(l, n)), faint);
         }
         if (ex && ex->layer == l)  // the values this exchange moves
-            dl->AddRect(ImVec2(x0 - 3, neuron_y(l, 0) - 3), ImVec2(x1 + 3, neuron_y(l, n) + 2), link_colour(m_ctx.view.theme, ex->link), 2.0f,
+            dl->AddRect(ImVec2(x0 - 3, neuron_y(l, 0) - 3), ImVec2(x1 + 3, neuron_y(l, n) + 2), m_ctx.view.theme.link(ex->link), 2.0f,
                         0, 2.5f);
     }
     if (ex && ex->layer < 0)  // gradients of every parameter it holds
-        dl->AddRect(ImVec2(a.x + pad * 0.5f, net_top - 2), ImVec2(b.x - pad * 0.5f, net_bottom + 2), link_colour(m_ctx.view.theme, ex->link),
+        dl->AddRect(ImVec2(a.x + pad * 0.5f, net_top - 2), ImVec2(b.x - pad * 0.5f, net_bottom + 2), m_ctx.view.theme.link(ex->link),
                     3.0f, 0, 2.0f);
 
     if (labels > 0) {
@@ -622,8 +619,8 @@ void SplitPanel::draw_step(float row_height) {
     std::vector<ui::LegendEntry> legend = {{"forward", ui::bar_kind_colour(m_ctx.view.theme, ui::BarKind::forward)},
                                            {"backward", ui::bar_kind_colour(m_ctx.view.theme, ui::BarKind::backward)},
                                            {"update", ui::bar_kind_colour(m_ctx.view.theme, ui::BarKind::update)}};
-    if (nv) legend.push_back({"NVLink", th.nvlink});
-    if (ib) legend.push_back({"InfiniBand", th.infiniband});
+    if (nv) legend.push_back({"NVLink", th.link(core::LinkType::nvlink)});
+    if (ib) legend.push_back({"InfiniBand", th.link(core::LinkType::infiniband)});
     legend.push_back({pipeline ? "idle (bubble)" : "idle", ui::bar_kind_colour(m_ctx.view.theme, ui::BarKind::idle)});
     const char* title = "One training step";
     if (ImGui::CalcTextSize(title).x + fs * 1.5f + ui::timeline_legend_width(legend) <= ImGui::GetContentRegionAvail().x) {
@@ -738,7 +735,7 @@ void SplitPanel::draw_words() {
                     ImGui::Text("%s \xc3\x97 %d", core::format_bytes(static_cast<double>(e.bytes)).c_str(), e.times);
                     ImGui::TableNextColumn();
                     const std::string_view link = core::link_type_label(e.link);
-                    ImGui::PushStyleColor(ImGuiCol_Text, link_colour(m_ctx.view.theme, e.link));
+                    ImGui::PushStyleColor(ImGuiCol_Text, m_ctx.view.theme.link(e.link));
                     ImGui::Text("%.*s, %s", static_cast<int>(link.size()), link.data(), core::format_seconds(e.seconds).c_str());
                     ImGui::PopStyleColor();
                 }
