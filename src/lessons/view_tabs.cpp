@@ -3,6 +3,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
 
 namespace m2m::lessons {
 
@@ -28,17 +30,21 @@ bool draw_view_tabs(ui::ItemRegistry& items, const ViewTabs& tabs, TabRequest& r
 }
 
 void controls_beside_scene(const ui::View& view, const std::string& id, float controls_width,
-                           const std::function<void()>& controls, const std::function<void()>& scene) {
-    if (!view.presenter) {
+                           const std::function<void()>& controls, const std::function<void()>& scene,
+                           ImGuiWindowFlags scene_flags) {
+    if (!view.presenter) {  // presenter mode: only the scene and the readouts
         ImGui::BeginChild((id + "_controls").c_str(), ImVec2(controls_width, 0), true);
         controls();
         ImGui::EndChild();
         ImGui::SameLine();
     }
-    // Padding, so no letter touches the edge it is clipped at.
-    ImGui::BeginChild((id + "_scene").c_str(), ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
+    ImGui::BeginChild((id + "_scene").c_str(), ImVec2(0, 0), false, scene_flags);
     scene();
     ImGui::EndChild();
+}
+
+float controls_width(float em, float share) {
+    return std::min(ImGui::GetFontSize() * em, ImGui::GetContentRegionAvail().x * share);
 }
 
 }  // namespace m2m::lessons

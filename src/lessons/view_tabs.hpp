@@ -1,6 +1,8 @@
 // The pair of tabs at the top of Lessons 1 and 3 (the lesson's own view, and its real-scale
-// view), and the controls-beside-scene layout both real-scale views are drawn in.
+// view), and the controls-beside-scene layout every lesson panel and real-scale view is drawn in.
 #pragma once
+
+#include <imgui.h>
 
 #include <functional>
 #include <string>
@@ -31,8 +33,12 @@ inline bool scale_tab_open(TabRequest request, bool shown) {
 }
 
 /// The controls in a bordered pane `controls_width` wide on the left (left out in presenter
-/// mode) and the scene beside it: child windows "<id>_controls" and "<id>_scene".
+/// mode) and the scene beside it, with `scene_flags`: child windows "<id>_controls" and
+/// "<id>_scene". The default pads the scene, so no letter touches the edge it is clipped at.
 void controls_beside_scene(const ui::View& view, const std::string& id, float controls_width,
-                           const std::function<void()>& controls, const std::function<void()>& scene);
+                           const std::function<void()>& controls, const std::function<void()>& scene,
+                           ImGuiWindowFlags scene_flags = ImGuiWindowFlags_AlwaysUseWindowPadding);
+/// The controls pane's width: `em` font sizes, but at most `share` of the width available.
+float controls_width(float em, float share);
 
 }  // namespace m2m::lessons

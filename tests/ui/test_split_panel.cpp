@@ -30,7 +30,7 @@ float visible_overflow(ImVec2 display) {
     for (int i = 0; i < dd->CmdListsCount; ++i) {
         const ImDrawList* l = dd->CmdLists[i];
         const bool pane = l->_OwnerName && (std::strstr(l->_OwnerName, "/words_") || std::strstr(l->_OwnerName, "/prompt_") ||
-                                             std::strstr(l->_OwnerName, "/controls_"));
+                                             std::strstr(l->_OwnerName, "/split_controls_"));
         for (const ImDrawCmd& cmd : l->CmdBuffer)
             for (unsigned k = 0; k < cmd.ElemCount; ++k) {
                 ImVec2 v = l->VtxBuffer[l->IdxBuffer[static_cast<int>(cmd.IdxOffset + k)] + static_cast<int>(cmd.VtxOffset)].pos;

@@ -164,8 +164,9 @@ const std::vector<std::string>& ExplainPanel::run_sentences() {
 // and a large scale): the question and a smaller answer box on top, the feedback below, and
 // Submit in the footer. Presenter mode: the question in large type over the feedback. The
 // feedback scrolls inside its own box, with the footer below it, so nothing runs off the window.
-// Child names carry the lesson's id: every lesson draws into the same window, and a plain
-// "controls" would share Lesson 1's child and its scroll position.
+// Child names carry the lesson's id, as controls_beside_scene's "<id>_controls" do. This is not
+// that layout: the feedback and the footer share the right-hand column, and narrow windows and
+// presenter mode stack everything instead.
 void ExplainPanel::draw(float /*dt_s*/) {
     run_sentences();
     const float fs = ImGui::GetFontSize();

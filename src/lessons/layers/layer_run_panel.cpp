@@ -164,18 +164,13 @@ void LayerRunPanel::draw(float dt_s) {
     // A run played to its end becomes a fact for "Explain it back" (repeats are ignored).
     if (m_playback.finished() && m_playback.cursor() > 0) record_layer_run(m_ctx.run_log, m_setup, m_result);
     if (m_real_scale.draw(m_ctx)) return;  // the "Real scale" tab drew the whole lesson area
-    const float fs = ImGui::GetFontSize();
-    if (!m_ctx.view.presenter) {  // presenter mode: only the scene and the readouts
-        const float controls_w = std::min(fs * 21.0f, ImGui::GetContentRegionAvail().x * 0.36f);
-        ImGui::BeginChild("controls", ImVec2(controls_w, 0), true);
-        draw_controls();
-        ImGui::EndChild();
-        ImGui::SameLine();
-    }
-    ImGui::BeginChild("scene", ImVec2(0, 0), false);
-    if (m_measure.showing()) m_measure.draw_scene(m_ctx);
-    else draw_scene(ImGui::GetContentRegionAvail().y);
-    ImGui::EndChild();
+    controls_beside_scene(
+        m_ctx.view, std::string(id()), controls_width(21.0f, 0.36f), [this] { draw_controls(); },
+        [this] {
+            if (m_measure.showing()) m_measure.draw_scene(m_ctx);
+            else draw_scene(ImGui::GetContentRegionAvail().y);
+        },
+        ImGuiWindowFlags_None);
 }
 
 void LayerRunPanel::draw_controls() {

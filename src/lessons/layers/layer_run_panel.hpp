@@ -9,6 +9,7 @@
 #include "lessons/layers/real_scale_view.hpp"
 #include "m2m/core/layers/layer_run.hpp"
 #include "lessons/layers/network_view.hpp"
+#include "lessons/view_tabs.hpp"
 
 namespace m2m::lessons {
 

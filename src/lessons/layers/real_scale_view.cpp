@@ -180,9 +180,8 @@ bool RealScaleView::draw(Context& ctx) {
                             m_select);
     if (!m_open) return false;
     if (m_computations == 0) apply(m_settings);  // first shown: ask the core once
-    const float fs = ImGui::GetFontSize();
-    controls_beside_scene(ctx.view, "real_scale", std::min(fs * 21.0f, ImGui::GetContentRegionAvail().x * 0.36f),
-                          [&] { draw_controls(ctx); }, [&] { draw_scene(ctx); });
+    controls_beside_scene(ctx.view, "real_scale", controls_width(21.0f, 0.36f), [&] { draw_controls(ctx); },
+                          [&] { draw_scene(ctx); });
     return true;
 }
 

@@ -15,6 +15,7 @@
 
 #include "lessons/run_log.hpp"
 #include "lessons/saved_state.hpp"
+#include "lessons/view_tabs.hpp"
 #include "m2m/presets/presets.hpp"
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
@@ -244,21 +245,15 @@ void RackPanel::draw(float dt_s) {
         m_ctx.run_log.record(core::TransferFact{std::string(core::link_type_label(m_transfer.run.route.type)),
                                             static_cast<double>(m_transfer.run.request.bytes), m_transfer.time_s,
                                             m_transfer.relative_time});
-    const float fs = ImGui::GetFontSize();
-    if (!m_ctx.view.presenter) {  // presenter mode: only the scene and the readouts
-        const float controls_w = std::min(fs * 21.0f, ImGui::GetContentRegionAvail().x * 0.36f);
-        ImGui::BeginChild("controls", ImVec2(controls_w, 0), true);
-        draw_controls();
-        ImGui::EndChild();
-        ImGui::SameLine();
-    }
     // The scene is laid out to fit; when a small window cannot hold the words under the drawing,
     // the mouse wheel reaches them (no scrollbar, so the width and the wrapping stay put).
-    ImGui::BeginChild("scene", ImVec2(0, 0), false,
-                      ImGuiWindowFlags_NoScrollbar | (m_scene_scrolls ? 0 : ImGuiWindowFlags_NoScrollWithMouse));
-    draw_scene();
-    m_scene_scrolls = ImGui::GetScrollMaxY() > 0;
-    ImGui::EndChild();
+    controls_beside_scene(
+        m_ctx.view, std::string(id()), controls_width(21.0f, 0.36f), [this] { draw_controls(); },
+        [this] {
+            draw_scene();
+            m_scene_scrolls = ImGui::GetScrollMaxY() > 0;
+        },
+        ImGuiWindowFlags_NoScrollbar | (m_scene_scrolls ? 0 : ImGuiWindowFlags_NoScrollWithMouse));
 }
 
 bool RackPanel::bytes_slider(const char* label, double& bytes, float width) {

@@ -324,9 +324,8 @@ bool FrontierView::draw(Context& ctx) {
                             m_select);
     if (!m_open) return false;
     if (m_coloured_for != ctx.view.theme.kind) recolour(ctx.view.theme);
-    const float fs = ImGui::GetFontSize();
-    controls_beside_scene(ctx.view, "frontier", std::min(fs * 20.0f, ImGui::GetContentRegionAvail().x * 0.3f),
-                          [&] { draw_controls(ctx); }, [&] { draw_scene(ctx); });
+    controls_beside_scene(ctx.view, "frontier", controls_width(20.0f, 0.3f), [&] { draw_controls(ctx); },
+                          [&] { draw_scene(ctx); });
     return true;
 }
 

@@ -249,17 +249,8 @@ void SplitPanel::draw(float dt_s) {
                                          static_cast<double>(m_result.exchanged_bytes)});
     if (m_ctx.view.theme.kind != m_theme_kind) refresh_colours();  // the theme changed since the last result
     if (m_frontier.draw(m_ctx)) return;  // the "Frontier scale" tab drew the whole lesson area
-    const float fs = ImGui::GetFontSize();
-    if (!m_ctx.view.presenter) {  // presenter mode: only the scene and the readouts
-        const float controls_w = std::min(fs * 21.0f, ImGui::GetContentRegionAvail().x * 0.33f);
-        ImGui::BeginChild("controls", ImVec2(controls_w, 0), true);
-        draw_controls();
-        ImGui::EndChild();
-        ImGui::SameLine();
-    }
-    ImGui::BeginChild("scene", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
-    draw_scene();
-    ImGui::EndChild();
+    controls_beside_scene(m_ctx.view, std::string(id()), controls_width(21.0f, 0.33f), [this] { draw_controls(); },
+                          [this] { draw_scene(); }, ImGuiWindowFlags_NoScrollbar);
 }
 
 void SplitPanel::draw_controls() {
