@@ -11,7 +11,7 @@ namespace m2m::lessons {
 namespace {
 
 struct Entry {
-    const char* id;  // must equal the panel's id()
+    const LessonInfo& info;  // the panel's own (Panel::info): listing ids builds no panel
     std::unique_ptr<Lesson> (*make)(Context&);
 };
 
@@ -22,10 +22,10 @@ std::unique_ptr<Lesson> make(Context& ctx) {
 
 // Panels are only built when the app starts, never to list the ids (Lesson 3 trains a network).
 const Entry entries[] = {
-    {"layers", make<LayerRunPanel>},
-    {"rack", make<RackPanel>},
-    {"split", make<SplitPanel>},
-    {"explain", make<ExplainPanel>},
+    {LayerRunPanel::info, make<LayerRunPanel>},
+    {RackPanel::info, make<RackPanel>},
+    {SplitPanel::info, make<SplitPanel>},
+    {ExplainPanel::info, make<ExplainPanel>},
 };
 
 }  // namespace
@@ -38,7 +38,7 @@ std::vector<std::unique_ptr<Lesson>> make_lessons(Context& ctx) {
 
 std::vector<std::string> lesson_ids() {
     std::vector<std::string> ids;
-    for (const Entry& e : entries) ids.emplace_back(e.id);
+    for (const Entry& e : entries) ids.emplace_back(e.info.id);
     return ids;
 }
 

@@ -1,4 +1,5 @@
 // What the app asks of every lesson panel: draw yourself, share the playback, report your state.
+// What a lesson is called and says (LessonInfo) and its playback cursor live here, once.
 #pragma once
 
 #include <imgui.h>
@@ -12,27 +13,39 @@
 
 namespace m2m::lessons {
 
+/// What the tabs, the home screen and the intro line say about a lesson. Each panel defines its
+/// own as a constant (`Panel::info`), so the catalog lists the ids without building a panel.
+struct LessonInfo {
+    std::string_view id;       ///< "layers", "rack", "split", "explain": --lesson, settings, scenarios
+    std::string_view title;    ///< shown on the lesson tab, e.g. "1 · Layer by layer"
+    std::string_view summary;  ///< one line for the home screen
+    std::string_view intro;    ///< the lesson's opening words (the idea, what to try)
+};
+
 /// A panel owns its parameters, the result it last got from the core and a playback cursor.
 /// When a parameter changes it asks the core again; every frame it only draws. What it shares
 /// with the other lessons (the run log) it reaches through the app's Context, given when it
 /// is built.
 class Lesson {
 public:
-    explicit Lesson(Context& ctx) : m_ctx(ctx) {}
+    Lesson(Context& ctx, const LessonInfo& info) : m_ctx(ctx), m_info(info) {}
     virtual ~Lesson() = default;
     Lesson(const Lesson&) = delete;
     Lesson& operator=(const Lesson&) = delete;
-    virtual std::string_view id() const = 0;     ///< "layers", "rack", "split", "explain"
-    virtual std::string_view title() const = 0;  ///< shown on the lesson tab
+
+    std::string_view id() const { return m_info.id; }
+    std::string_view title() const { return m_info.title; }
+    std::string_view summary() const { return m_info.summary; }
+    std::string_view intro() const { return m_info.intro; }
+    /// The cursor the shared keys (Space, ., R, [ ]) act on; a lesson with nothing to play
+    /// leaves it on an empty timeline.
+    ui::Playback& playback() { return m_playback; }
+    const ui::Playback& playback() const { return m_playback; }
+
     /// Draws the whole panel into the current ImGui window; `dt_s` moves the cursor.
     virtual void draw(float dt_s) = 0;
-    virtual ui::Playback& playback() = 0;
     /// One line of state for logs and tests, e.g. "lesson=layers widths=4,6,6,3 playing=1".
     virtual std::string status() const = 0;
-
-    /// One line for the home screen, and the lesson's opening words (the idea, what to try).
-    virtual std::string_view summary() const { return {}; }
-    virtual std::string_view intro() const { return {}; }
     /// The lesson's small picture on the home screen, inside [a, b] (the home screen clips to
     /// it): a few dozen shapes, cheap under software GL. A lesson without one shows a plain card.
     virtual void draw_home_picture(const ui::Theme& th, ImDrawList* dl, ImVec2 a, ImVec2 b) const {
@@ -51,6 +64,10 @@ public:
 
 protected:
     Context& m_ctx;  ///< the app's (or a test's): outlives every lesson built with it
+    ui::Playback m_playback;
+
+private:
+    LessonInfo m_info;
 };
 
 }  // namespace m2m::lessons

@@ -17,15 +17,9 @@ namespace {
 // A lesson with no picture of its own, as a new one starts out: the home screen shows a plain card.
 class NewLesson : public lessons::Lesson {
 public:
-    explicit NewLesson(lessons::Context& ctx) : Lesson(ctx) {}
-    std::string_view id() const override { return "something new"; }
-    std::string_view title() const override { return "5 \xc2\xb7 Something new"; }
+    explicit NewLesson(lessons::Context& ctx) : Lesson(ctx, {"something new", "5 \xc2\xb7 Something new", "", ""}) {}
     void draw(float) override {}
-    ui::Playback& playback() override { return m_playback; }
     std::string status() const override { return "lesson=new"; }
-
-private:
-    ui::Playback m_playback;
 };
 
 ImVec2 centre(const ImVec4& r) { return ImVec2((r.x + r.z) * 0.5f, (r.y + r.w) * 0.5f); }

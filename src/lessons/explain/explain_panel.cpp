@@ -134,7 +134,17 @@ std::string quoted(const std::string& s) { return "you wrote \xe2\x80\x9c" + s +
 
 }  // namespace
 
-ExplainPanel::ExplainPanel(Context& ctx) : Lesson(ctx) {}
+const LessonInfo ExplainPanel::info = {
+    "explain",
+    "4 \xc2\xb7 Explain it back",
+    "Say in your own words why a GPU suits a matrix multiply, and get a checklist back.",
+    "Time to put it together. Answer the question in a few sentences of your own, then press Submit: "
+    "the checklist shows which key ideas your answer covers and hints at the ones it misses. Your own "
+    "numbers from the earlier lessons are listed for you to use, and a model answer is there when you "
+    "want to compare.",
+};
+
+ExplainPanel::ExplainPanel(Context& ctx) : Lesson(ctx, info) {}
 
 void ExplainPanel::set_answer(std::string_view text) {
     m_answer.assign(text);
@@ -315,17 +325,6 @@ void ExplainPanel::draw_footer(bool with_submit) {
         m_scroll_to_model = m_show_model;
     }
     m_ctx.items.note("model_answer_button");
-}
-
-std::string_view ExplainPanel::summary() const {
-    return "Say in your own words why a GPU suits a matrix multiply, and get a checklist back.";
-}
-
-std::string_view ExplainPanel::intro() const {
-    return "Time to put it together. Answer the question in a few sentences of your own, then press Submit: "
-           "the checklist shows which key ideas your answer covers and hints at the ones it misses. Your own "
-           "numbers from the earlier lessons are listed for you to use, and a model answer is there when you "
-           "want to compare.";
 }
 
 nlohmann::json ExplainPanel::save_state() const {

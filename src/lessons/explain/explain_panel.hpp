@@ -16,16 +16,11 @@ class ExplainPanel : public Lesson {
 public:
     /// The facts of the student's runs come from the context's run log.
     explicit ExplainPanel(Context& ctx);
-    std::string_view id() const override { return "explain"; }
-    std::string_view title() const override { return "4 \xc2\xb7 Explain it back"; }
+    static const LessonInfo info;  ///< id, title, summary and intro
     void draw(float dt_s) override;
-    /// Nothing plays in this lesson; the shared keys act on an empty timeline.
-    ui::Playback& playback() override { return m_playback; }
     /// "lesson=explain chars=212 submitted=1 changed=0 ideas=4/6 found=dot_products,... misconceptions=none
     ///  model=0 facts=1"
     std::string status() const override;
-    std::string_view summary() const override;
-    std::string_view intro() const override;
     void draw_home_picture(const ui::Theme& th, ImDrawList* dl, ImVec2 a, ImVec2 b) const override;  ///< home_picture.cpp
     /// {"answer": "...", "submitted": true, "model_answer_shown": false}: a teacher can prepare an
     /// answer to discuss, with its checklist already showing.
@@ -67,7 +62,6 @@ private:
     bool m_scroll_to_model = false;
     float m_wrap_width = 0;  // the answer box's text width, for the soft wrap while typing
     bool m_rewrap = false;   // an answer set from outside is wrapped at the next draw
-    ui::Playback m_playback;
 };
 
 }  // namespace m2m::lessons

@@ -52,7 +52,17 @@ std::vector<std::pair<core::SimTime, core::SimTime>> layer_spans(const core::Mac
 
 // [SECTION] set-up and recompute ------------------------------------------------------------
 
-LayerRunPanel::LayerRunPanel(Context& ctx) : Lesson(ctx) {
+const LessonInfo LayerRunPanel::info = {
+    "layers",
+    "1 \xc2\xb7 Layer by layer",
+    "The same network on a CPU and a GPU: neuron by neuron, or a whole layer at once.",
+    "A neuron is one dot product over the layer before it, and no neuron in a layer needs another's "
+    "answer. Press Run and watch the CPU take the neurons a few at a time while the GPU lights a whole "
+    "layer at once. Then widen the layers, or switch to Hardware timing to see real chips, launch costs "
+    "and all.",
+};
+
+LayerRunPanel::LayerRunPanel(Context& ctx) : Lesson(ctx, info) {
     const auto& cat = presets::builtin();
     m_setup.cpu = cat.find(cpu_ids().front())->spec;
     m_setup.gpu = cat.find("h100") ? cat.find("h100")->spec : cat.find(gpu_ids().front())->spec;
@@ -433,17 +443,6 @@ void LayerRunPanel::draw_plot(float height) {
 }
 
 // [SECTION] scenario, CSV and words ------------------------------------------------------------
-
-std::string_view LayerRunPanel::summary() const {
-    return "The same network on a CPU and a GPU: neuron by neuron, or a whole layer at once.";
-}
-
-std::string_view LayerRunPanel::intro() const {
-    return "A neuron is one dot product over the layer before it, and no neuron in a layer needs another's "
-           "answer. Press Run and watch the CPU take the neurons a few at a time while the GPU lights a whole "
-           "layer at once. Then widen the layers, or switch to Hardware timing to see real chips, launch costs "
-           "and all.";
-}
 
 nlohmann::json LayerRunPanel::save_state() const {
     return {{"mode", m_setup.mode == core::TimingMode::lesson ? "lesson" : "hardware"},

@@ -16,13 +16,9 @@ namespace m2m::lessons {
 class LayerRunPanel : public Lesson {
 public:
     explicit LayerRunPanel(Context& ctx);
-    std::string_view id() const override { return "layers"; }
-    std::string_view title() const override { return "1 \xc2\xb7 Layer by layer"; }
+    static const LessonInfo info;  ///< id, title, summary and intro
     void draw(float dt_s) override;
-    ui::Playback& playback() override { return m_playback; }
     std::string status() const override;
-    std::string_view summary() const override;
-    std::string_view intro() const override;
     void draw_home_picture(const ui::Theme& th, ImDrawList* dl, ImVec2 a, ImVec2 b) const override;  ///< home_picture.cpp
     nlohmann::json save_state() const override;
     void load_state(const nlohmann::json& state) override;
@@ -62,7 +58,6 @@ private:
     core::LayerRunStory m_story;
     std::vector<core::SpeedupPoint> m_sweep;
     std::optional<int> m_crossover;
-    ui::Playback m_playback;
     // per machine and layer: first start and last end, so a frame scans only the running layer
     std::vector<std::pair<core::SimTime, core::SimTime>> m_cpu_spans, m_gpu_spans;
     int m_uniform_width = 6;

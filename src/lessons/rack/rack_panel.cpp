@@ -49,7 +49,16 @@ std::string short_name(const std::string& name) { return name.substr(0, name.fin
 
 // [SECTION] set-up and recompute ------------------------------------------------------------
 
-RackPanel::RackPanel(Context& ctx) : Lesson(ctx) {
+const LessonInfo RackPanel::info = {
+    "rack",
+    "2 \xc2\xb7 Inside a rack",
+    "Send a tensor between two GPUs: NVLink inside a node, InfiniBand between nodes, and what each hop costs.",
+    "Click one GPU, then another, and press Send. Inside a node the tensor crosses NVLink through the "
+    "NVSwitch; to reach another node it must leave through a NIC onto InfiniBand. Compare 1 KB with 1 GB, "
+    "then switch to All-reduce and watch a ring of 64 GPUs wait for its slowest wire.",
+};
+
+RackPanel::RackPanel(Context& ctx) : Lesson(ctx, info) {
     const auto& ids = system_ids();
     const auto h100 = std::find(ids.begin(), ids.end(), "h100");
     m_system = h100 == ids.end() ? 0 : static_cast<std::size_t>(h100 - ids.begin());
@@ -646,16 +655,6 @@ void RackPanel::draw_step() {
 }
 
 // [SECTION] scenario, CSV and words ------------------------------------------------------------
-
-std::string_view RackPanel::summary() const {
-    return "Send a tensor between two GPUs: NVLink inside a node, InfiniBand between nodes, and what each hop costs.";
-}
-
-std::string_view RackPanel::intro() const {
-    return "Click one GPU, then another, and press Send. Inside a node the tensor crosses NVLink through the "
-           "NVSwitch; to reach another node it must leave through a NIC onto InfiniBand. Compare 1 KB with 1 GB, "
-           "then switch to All-reduce and watch a ring of 64 GPUs wait for its slowest wire.";
-}
 
 nlohmann::json RackPanel::save_state() const {
     return {{"hardware", system_ids()[m_system]},

@@ -26,13 +26,9 @@ public:
     static constexpr std::uint32_t group_sizes[3] = {8, 16, 64};  ///< one node, two nodes, one rack
 
     explicit RackPanel(Context& ctx);
-    std::string_view id() const override { return "rack"; }
-    std::string_view title() const override { return "2 \xc2\xb7 Inside a rack"; }
+    static const LessonInfo info;  ///< id, title, summary and intro
     void draw(float dt_s) override;
-    ui::Playback& playback() override { return m_playback; }
     std::string status() const override;
-    std::string_view summary() const override;
-    std::string_view intro() const override;
     void draw_home_picture(const ui::Theme& th, ImDrawList* dl, ImVec2 a, ImVec2 b) const override;  ///< home_picture.cpp
     nlohmann::json save_state() const override;
     void load_state(const nlohmann::json& state) override;
@@ -105,7 +101,6 @@ private:
     core::CollectiveResult m_collective;
     core::CollectiveStory m_collective_story;
     std::vector<core::Route> m_send_routes;  ///< the route of each send in m_collective.sends
-    ui::Playback m_playback;
     ui::RackLayout m_layout;
     int m_hovered = -1;
     core::SendGuess m_guess;

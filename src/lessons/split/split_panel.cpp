@@ -88,7 +88,17 @@ const std::string* first_fitting(const std::vector<std::string>& options, float 
 
 // [SECTION] set-up and recompute ------------------------------------------------------------
 
-SplitPanel::SplitPanel(Context& ctx) : Lesson(ctx) {
+const LessonInfo SplitPanel::info = {
+    "split",
+    "3 \xc2\xb7 Split the model",
+    "One network on several GPUs: copied (data), sliced (tensor), or cut into stages (pipeline).",
+    "Pick a strategy and see what each GPU keeps (solid) and what lives elsewhere (faint). Press Run "
+    "to play one training step: the timeline shows every GPU computing, exchanging over the wires, or "
+    "waiting. Try tensor parallel on two nodes, or a pipeline with few micro-batches, and watch the "
+    "step time.",
+};
+
+SplitPanel::SplitPanel(Context& ctx) : Lesson(ctx, info) {
     std::snprintf(m_prompt.data(), m_prompt.size(), "%s", prompt_picks[0]);
     if (!choose_hardware("h100")) choose_hardware(presets::builtin().system_ids().front());
 }
@@ -863,17 +873,6 @@ void SplitPanel::draw_reveal() {
 }
 
 // [SECTION] status and saved state ---------------------------------------------------------
-
-std::string_view SplitPanel::summary() const {
-    return "One network on several GPUs: copied (data), sliced (tensor), or cut into stages (pipeline).";
-}
-
-std::string_view SplitPanel::intro() const {
-    return "Pick a strategy and see what each GPU keeps (solid) and what lives elsewhere (faint). Press Run "
-           "to play one training step: the timeline shows every GPU computing, exchanging over the wires, or "
-           "waiting. Try tensor parallel on two nodes, or a pipeline with few micro-batches, and watch the "
-           "step time.";
-}
 
 nlohmann::json SplitPanel::save_state() const {
     return {{"strategy", std::string(core::strategy_name(m_setup.strategy))},

@@ -22,15 +22,11 @@ namespace m2m::lessons {
 class SplitPanel : public Lesson {
 public:
     explicit SplitPanel(Context& ctx);
-    std::string_view id() const override { return "split"; }
-    std::string_view title() const override { return "3 \xc2\xb7 Split the model"; }
+    static const LessonInfo info;  ///< id, title, summary and intro
     void draw(float dt_s) override;
-    ui::Playback& playback() override { return m_playback; }
     /// "lesson=split strategy=tensor gpus=2 micro_batches=4 schedule=1f1b placement=node
     ///  hardware=h100 playing=1 finished=0 cursor=... step_time=... word=mat"
     std::string status() const override;
-    std::string_view summary() const override;
-    std::string_view intro() const override;
     void draw_home_picture(const ui::Theme& th, ImDrawList* dl, ImVec2 a, ImVec2 b) const override;  ///< home_picture.cpp
     /// strategy, gpus, micro_batches, schedule, placement, hardware, prompt, speed.
     nlohmann::json save_state() const override;
@@ -98,7 +94,6 @@ private:
     core::Prediction m_prediction;
     std::string m_system_id = "h100";
     std::string m_sources;  // every hardware figure and where it is from
-    ui::Playback m_playback;
 
     // Built on recompute, read every frame.
     std::vector<ui::TimelineRow> m_rows;
