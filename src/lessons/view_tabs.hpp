@@ -27,10 +27,25 @@ struct ViewTabs {
 /// carried out once and then cleared.
 bool draw_view_tabs(ui::ItemRegistry& items, const ViewTabs& tabs, TabRequest& request);
 
-/// Whether the real-scale tab is (or, with a request pending, is about to be) the one shown.
-inline bool scale_tab_open(TabRequest request, bool shown) {
-    return request == TabRequest::none ? shown : request == TabRequest::scale;
-}
+/// The tab pair as the view in its real-scale tab keeps it: what was asked for, what shows.
+class ScaleTab {
+public:
+    explicit ScaleTab(const ViewTabs& tabs) : m_tabs(tabs) {}
+    /// Draws the two tabs; true while the real-scale one is shown (the view then draws the
+    /// whole lesson area).
+    bool draw(ui::ItemRegistry& items) { return m_open = draw_view_tabs(items, m_tabs, m_select); }
+    /// Selects the real-scale tab (true) or the lesson's own (false) from the next frame on.
+    void open(bool on) { m_select = on ? TabRequest::scale : TabRequest::own; }
+    bool is_open() const { return m_open; }
+    /// Whether the real-scale tab is (or, with a request pending, is about to be) the one shown:
+    /// what a saved state records.
+    bool open_or_opening() const { return m_select == TabRequest::none ? m_open : m_select == TabRequest::scale; }
+
+private:
+    ViewTabs m_tabs;
+    TabRequest m_select = TabRequest::none;
+    bool m_open = false;
+};
 
 /// The controls in a bordered pane `controls_width` wide on the left (left out in presenter
 /// mode) and the scene beside it, with `scene_flags`: child windows "<id>_controls" and

@@ -51,4 +51,11 @@ void SpaceWrap::text(ImU32 colour, const std::string& s) {
     ImGui::PopStyleColor();
 }
 
+void SpaceWrap::bullet(ImU32 colour, const std::string& s) {
+    ImGui::Bullet();
+    ImGui::BeginGroup();
+    text(colour, s);
+    ImGui::EndGroup();
+}
+
 }  // namespace m2m::lessons

@@ -18,6 +18,8 @@ public:
     /// `s` in `colour`, wrapped to the width left on the current line's row; lines of one
     /// paragraph sit a font height apart, as ImGui's own wrapped text does.
     void text(ImU32 colour, const std::string& s);
+    /// text() after a bullet, every line indented under the first.
+    void bullet(ImU32 colour, const std::string& s);
 
 private:
     struct Lines {

@@ -76,13 +76,15 @@ void sources_marker(const std::string& text, Beside place) {
     if (place == Beside::if_fits) same_line_if_fits(ImGui::CalcTextSize("(sources)").x);
     else if (place == Beside::yes) ImGui::SameLine();
     ImGui::TextDisabled("(sources)");
-    if (ImGui::IsItemHovered()) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
-        ImGui::TextUnformatted(text.c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
-    }
+    if (ImGui::IsItemHovered()) tooltip_wrapped(text.c_str(), 40.0f);
+}
+
+void tooltip_wrapped(const char* text, float width_em) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * width_em);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
 }
 
 void text_wrapped_coloured(ImU32 colour, const std::string& text) {

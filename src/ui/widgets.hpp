@@ -47,6 +47,9 @@ LabelFit fit_label(const char* label, float share);
 enum class Beside { if_fits, yes, no };
 void sources_marker(const std::string& text, Beside place = Beside::if_fits);
 
+/// A tooltip of `text` wrapped at `width_em` font sizes; call it while the item is hovered.
+void tooltip_wrapped(const char* text, float width_em);
+
 /// Wrapped text in a colour.
 void text_wrapped_coloured(ImU32 colour, const std::string& text);
 

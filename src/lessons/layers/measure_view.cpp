@@ -15,6 +15,7 @@
 #include "m2m/core/engine/units.hpp"
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
+#include "ui/format.hpp"
 #include "ui/widgets.hpp"
 #include "m2m/core/engine/text.hpp"
 
@@ -42,12 +43,6 @@ constexpr double gpu_slice_s = 0.008;
 bool uniform_hidden(const std::vector<int>& w) {
     if (w.size() < 3) return false;
     return std::all_of(w.begin() + 1, w.end() - 1, [&](int x) { return x == w[1]; });
-}
-
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
 }
 
 ImU32 row_colour(const ui::Theme& th, const measure::Report& r, const measure::PathResult& p) {
@@ -173,15 +168,11 @@ void MeasureView::draw_controls(Context& ctx, const core::Network& net) {
     ImGui::TextUnformatted("Measure this machine");
     ui::same_line_if_fits(ImGui::CalcTextSize("(?)").x);
     ImGui::TextDisabled("(?)");
-    if (ImGui::IsItemHovered()) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-        ImGui::TextUnformatted("Run this network for real, three ways: one neuron at a time on one core, OpenBLAS on "
-                               "every core, and a compute shader on the GPU. Sweep the width to measure every doubling "
-                               "of the hidden layers' width up to this one.");
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
-    }
+    if (ImGui::IsItemHovered())
+        ui::tooltip_wrapped("Run this network for real, three ways: one neuron at a time on one core, OpenBLAS on "
+                            "every core, and a compute shader on the GPU. Sweep the width to measure every doubling "
+                            "of the hidden layers' width up to this one.",
+                            30);
     const float slider_w = ImGui::GetContentRegionAvail().x * 0.55f;
     if (!busy()) {
         if (ImGui::Button("Measure")) start(net.widths);
@@ -212,13 +203,7 @@ void MeasureView::draw_controls(Context& ctx, const core::Network& net) {
     preview.batch = m_batch;
     const measure::MemoryPlan plan = measure::plan_memory(preview, true, false);
     ui::text_wrapped_coloured(plan.fits ? th.text_dim : th.warning, plan.brief);
-    if (ImGui::IsItemHovered()) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-        ImGui::TextUnformatted(plan.sentence.c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
-    }
+    if (ImGui::IsItemHovered()) ui::tooltip_wrapped(plan.sentence.c_str(), 30);
 }
 
 // [SECTION] scene ---------------------------------------------------------------------------
@@ -327,7 +312,7 @@ void MeasureView::draw_bars(Context& ctx, const measure::Report& r) {
     float right_w = ImGui::CalcTextSize("| the model").x;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const auto& p = *rows[i];
-        right[i] = p.shown() ? core::format_seconds(p.seconds) + " \xc2\xb7 " + fmt("%.3g GFLOP/s", p.gflops)
+        right[i] = p.shown() ? core::format_seconds(p.seconds) + " \xc2\xb7 " + ui::formatted("%.3g GFLOP/s", p.gflops)
                              : (p.ran ? "not shown" : "skipped");
         right_w = std::max(right_w, ImGui::CalcTextSize(right[i].c_str()).x);
     }
@@ -388,31 +373,19 @@ void MeasureView::draw_table(Context& ctx, const measure::Report& r) {
                                   p->timing.passes_per_repeat == 1 ? "" : "es");
         } else {
             ImGui::TextDisabled(p->ran ? "wrong answer" : "skipped");
-            if (ImGui::IsItemHovered() && !p->why_not.empty()) {
-                ImGui::BeginTooltip();
-                ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-                ImGui::TextUnformatted(p->why_not.c_str());
-                ImGui::PopTextWrapPos();
-                ImGui::EndTooltip();
-            }
+            if (ImGui::IsItemHovered() && !p->why_not.empty()) ui::tooltip_wrapped(p->why_not.c_str(), 30);
         }
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(p->shown() ? fmt("%.3g", p->gflops).c_str() : "\xe2\x80\x94");
+        ImGui::TextUnformatted(p->shown() ? ui::formatted("%.3g", p->gflops).c_str() : "\xe2\x80\x94");
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(p->ran ? fmt("%.2g", p->max_abs_err).c_str() : "\xe2\x80\x94");
+        ImGui::TextUnformatted(p->ran ? ui::formatted("%.2g", p->max_abs_err).c_str() : "\xe2\x80\x94");
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(p->predicted_seconds > 0 ? core::format_seconds(p->predicted_seconds).c_str() : "\xe2\x80\x94");
         if (ImGui::IsItemHovered() && !p->prediction_basis.empty()) ImGui::SetTooltip("%s", p->prediction_basis.c_str());
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(p->shown() && p->predicted_seconds > 0 ? fmt("%.2g", p->seconds / p->predicted_seconds).c_str()
+        ImGui::TextUnformatted(p->shown() && p->predicted_seconds > 0 ? ui::formatted("%.2g", p->seconds / p->predicted_seconds).c_str()
                                                                        : "\xe2\x80\x94");
-        if (ImGui::IsItemHovered() && !p->note.empty()) {
-            ImGui::BeginTooltip();
-            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-            ImGui::TextUnformatted(p->note.c_str());
-            ImGui::PopTextWrapPos();
-            ImGui::EndTooltip();
-        }
+        if (ImGui::IsItemHovered() && !p->note.empty()) ui::tooltip_wrapped(p->note.c_str(), 30);
     }
     ImGui::EndTable();
     ImGui::TextDisabled("Checked against a double-precision reference: agrees when max |error| \xe2\x89\xa4 %.2g.", r.tolerance);

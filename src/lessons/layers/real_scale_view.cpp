@@ -18,6 +18,7 @@
 #include "m2m/presets/models.hpp"
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
+#include "ui/format.hpp"
 #include "ui/widgets.hpp"
 #include "m2m/core/engine/text.hpp"
 
@@ -28,12 +29,6 @@ namespace {
 const std::vector<std::string>& cpu_ids() {
     static const auto ids = presets::builtin().ids(core::ResourceKind::cpu_core);
     return ids;
-}
-
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
 }
 
 // Axis marks a person reads without arithmetic: calendar units, then decades of years.
@@ -116,7 +111,7 @@ void RealScaleView::apply(const Settings& s) {
     if (m_cluster) {
         const core::Layout& b = m_cluster->layout;
         m_layout_note = "The cluster row is not perfect scaling. Its rate is " + core::format_count(s.cluster_gpus) +
-                        " GPUs x peak x " + fmt("%.0f%%", m_cluster->mfu * 100) +
+                        " GPUs x peak x " + ui::formatted("%.0f%%", m_cluster->mfu * 100) +
                         " MFU, the model FLOPs utilization of one training step simulated on the scheduler for the "
                         "fastest layout that fits: TP " + std::to_string(b.tp) + " x PP " + std::to_string(b.pp) +
                         " x DP " + std::to_string(b.dp) + ", micro-batch " + std::to_string(b.micro_batch) + ", " +
@@ -128,24 +123,24 @@ void RealScaleView::apply(const Settings& s) {
     } else {
         m_layout_note.clear();
         m_cluster_note = "No layout of " + core::format_count(s.cluster_gpus) + " GPUs can hold " + m_cluster_setup.model.name +
-                         (found.smallest ? ": the smallest still needs " + fmt("%.0f GB", found.smallest->memory_bytes / 1e9) +
-                                               " per GPU, against " + fmt("%.0f GB", m_cluster_setup.gpu.memory_bytes / 1e9)
+                         (found.smallest ? ": the smallest still needs " + ui::formatted("%.0f GB", found.smallest->memory_bytes / 1e9) +
+                                               " per GPU, against " + ui::formatted("%.0f GB", m_cluster_setup.gpu.memory_bytes / 1e9)
                                          : std::string()) +
                          ". Pick more GPUs.";
     }
 
     // Sources: the hardware presets' figures and the core's efficiency constants.
     const core::EfficiencyConstant cpu_eff = core::cpu_achievable_fraction();
-    m_cpu_sources = presets::builtin().find(s.cpu)->spec.source + "Sustained share of peak: " + fmt("%.2f", cpu_eff.fraction) +
+    m_cpu_sources = presets::builtin().find(s.cpu)->spec.source + "Sustained share of peak: " + ui::formatted("%.2f", cpu_eff.fraction) +
                     " (" + cpu_eff.source + ")";
     const auto gpu_eff = core::achievable_fraction(s.gpu);
     m_gpu_sources = presets::builtin().find(s.gpu)->spec.source + "Sustained share of peak: " +
-                    fmt("%.2f", m_cluster_setup.gpu.achievable_fraction) + (gpu_eff ? " (" + gpu_eff->source + ")" : "");
+                    ui::formatted("%.2f", m_cluster_setup.gpu.achievable_fraction) + (gpu_eff ? " (" + gpu_eff->source + ")" : "");
     // The estimator's fuller count per token, with attention's s x s work, against 6 x parameters.
     const double extra = core::model_flops_per_token(m_cluster_setup.model) / (6.0 * static_cast<double>(parameters)) - 1.0;
     m_attention_note = "6 x parameters x tokens counts the weights' multiply-adds only. The estimator's fuller count for " +
                        m_cluster_setup.model.name + ", with attention's work over the " +
-                       core::format_count(m_cluster_setup.model.seq) + "-token context, is " + fmt("%.0f%%", std::abs(extra) * 100) +
+                       core::format_count(m_cluster_setup.model.seq) + "-token context, is " + ui::formatted("%.0f%%", std::abs(extra) * 100) +
                        (extra >= 0 ? " more per token; all three rows leave that out."
                                    : " less per token (the embedding table is looked up, not multiplied).");
     m_parameters_text = core::format_count(parameters) + " parameters";
@@ -175,10 +170,7 @@ void RealScaleView::apply(const Settings& s) {
 // [SECTION] tab and controls ----------------------------------------------------------------
 
 bool RealScaleView::draw(Context& ctx) {
-    m_open = draw_view_tabs(ctx.items, {"lesson1_views", "Layer by layer", "tab_layer_by_layer", "Real scale: a frontier model",
-                             "tab_real_scale"},
-                            m_select);
-    if (!m_open) return false;
+    if (!m_tab.draw(ctx.items)) return false;
     if (m_computations == 0) apply(m_settings);  // first shown: ask the core once
     controls_beside_scene(ctx.view, "real_scale", controls_width(21.0f, 0.36f), [&] { draw_controls(ctx); },
                           [&] { draw_scene(ctx); });
@@ -193,37 +185,31 @@ void RealScaleView::draw_controls(Context& ctx) {
     m_wrap.text(th.text, intro);
     ImGui::Separator();
     Settings s = m_settings;
-    bool changed = false;
-    // A narrow column (a projector at a large UI scale) puts "(sources)" under each list.
-    const bool beside = ImGui::GetContentRegionAvail().x >= ImGui::GetFontSize() * 14.0f;
-    const float combo_w = ImGui::GetContentRegionAvail().x -
-                          (beside ? ImGui::CalcTextSize("(sources)").x + ImGui::GetStyle().ItemSpacing.x : 0.0f);
-
+    const PresetRow row = preset_row();
+    const ui::Beside sources = row.sources_beside ? ui::Beside::yes : ui::Beside::no;
     ImGui::TextUnformatted("Model");
-    ImGui::SetNextItemWidth(combo_w);
-    const presets::ModelPreset* cur = presets::builtin_models().find(s.model);
-    if (ImGui::BeginCombo("##model", cur->shape.name.c_str())) {
-        for (const auto& m : presets::builtin_models().models)
-            if (ImGui::Selectable(m.shape.name.c_str(), m.shape.id == s.model) && m.shape.id != s.model) {
-                s.model = m.shape.id;
-                changed = true;
-            }
-        ImGui::EndCombo();
-    }
+    bool changed = model_combo("##model", row.combo_width, s.model);
     ctx.items.note("real_scale_model");
-    ui::sources_marker(m_model_sources, beside ? ui::Beside::yes : ui::Beside::no);
+    ui::sources_marker(m_model_sources, sources);
     m_wrap.text(th.text_dim, m_parameters_text);
+    changed |= draw_tokens(ctx, s);
+    ImGui::Separator();
+    static const std::string cpu_label = "One CPU", gpu_label = "One GPU (and the cluster's)";
+    m_wrap.text(th.text, cpu_label);
+    changed |= preset_combo("##One CPU", row.combo_width, cpu_ids(), s.cpu);
+    ui::sources_marker(m_cpu_sources, sources);
+    m_wrap.text(th.text, gpu_label);
+    changed |= preset_combo("##One GPU (and the cluster's)", row.combo_width, presets::estimator_gpu_ids(), s.gpu);
+    ui::sources_marker(m_gpu_sources, sources);
+    changed |= draw_cluster_size(ctx, s);
+    if (changed) apply(s);  // every value offered here is accepted
+}
 
+bool RealScaleView::draw_tokens(Context& ctx, Settings& s) {
     static const std::string tokens_label = "Training tokens, billions";
-    m_wrap.text(th.text, tokens_label);
-    // A typed number takes effect when the box is left, so a half-typed "15" never runs.
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.45f);
-    ImGui::InputDouble("##tokens", &m_edit_billions, 0, 0, "%.4g");
-    if (ImGui::IsItemDeactivatedAfterEdit()) {
-        s.tokens = std::clamp(m_edit_billions * 1e9, min_tokens, max_tokens);
-        changed = changed || s.tokens != m_settings.tokens;
-    }
-    if (!ImGui::IsItemActive()) m_edit_billions = s.tokens / 1e9;
+    m_wrap.text(ctx.view.theme.text, tokens_label);
+    bool changed = tokens_box("##tokens", ImGui::GetContentRegionAvail().x * 0.45f, m_edit_billions, s.tokens, min_tokens,
+                              max_tokens);
     ctx.items.note("real_scale_tokens");
     const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     for (std::size_t i = 0; i < std::size(token_picks); ++i) {
@@ -234,35 +220,12 @@ void RealScaleView::draw_controls(Context& ctx) {
             s.tokens = std::clamp(p.tokens > 0 ? p.tokens : 20.0 * static_cast<double>(m_parameters), min_tokens, max_tokens);
             changed = true;
         }
-        if (ImGui::IsItemHovered()) {
-            ImGui::BeginTooltip();
-            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-            ImGui::TextUnformatted(p.source);
-            ImGui::PopTextWrapPos();
-            ImGui::EndTooltip();
-        }
+        if (ImGui::IsItemHovered()) ui::tooltip_wrapped(p.source, 30);
     }
+    return changed;
+}
 
-    ImGui::Separator();
-    auto combo = [&](const std::string& label, const std::vector<std::string>& ids, std::string& value,
-                     const std::string& figures) {
-        m_wrap.text(th.text, label);
-        ImGui::SetNextItemWidth(combo_w);
-        const std::string id = "##" + label;
-        if (ImGui::BeginCombo(id.c_str(), presets::builtin().find(value)->spec.name.c_str())) {
-            for (const std::string& x : ids)
-                if (ImGui::Selectable(presets::builtin().find(x)->spec.name.c_str(), x == value) && x != value) {
-                    value = x;
-                    changed = true;
-                }
-            ImGui::EndCombo();
-        }
-        ui::sources_marker(figures, beside ? ui::Beside::yes : ui::Beside::no);
-    };
-    static const std::string cpu_label = "One CPU", gpu_label = "One GPU (and the cluster's)";
-    combo(cpu_label, cpu_ids(), s.cpu, m_cpu_sources);
-    combo(gpu_label, presets::estimator_gpu_ids(), s.gpu, m_gpu_sources);
-
+bool RealScaleView::draw_cluster_size(Context& ctx, Settings& s) {
     ImGui::TextUnformatted("GPUs in the cluster");
     int exponent = static_cast<int>(std::lround(std::log2(s.cluster_gpus)));
     const int lo = static_cast<int>(std::lround(std::log2(min_cluster_gpus)));
@@ -273,6 +236,7 @@ void RealScaleView::draw_controls(Context& ctx) {
     // The layout search behind the cluster row takes up to a few tenths of a second: run it
     // when the slider is let go, not on every frame of the drag.
     const int dragged = 1 << std::clamp(exponent, lo, hi);
+    bool changed = false;
     if (ImGui::IsItemDeactivatedAfterEdit() && dragged != s.cluster_gpus) {
         s.cluster_gpus = dragged;
         changed = true;
@@ -281,7 +245,7 @@ void RealScaleView::draw_controls(Context& ctx) {
         ImGui::TextDisabled("%s on release", core::format_count(dragged).c_str());
     }
     ctx.items.note("real_scale_gpus");
-    if (changed) apply(s);  // every value offered here is accepted
+    return changed;
 }
 
 // [SECTION] scene ---------------------------------------------------------------------------
@@ -314,7 +278,7 @@ void RealScaleView::draw_bars(Context& ctx) {
     for (const auto& r : m_comparison.rows)
         right_w = std::max(right_w, value_font->CalcTextSizeA(big_fs, FLT_MAX, 0, r.duration.c_str()).x);
     right_w += fs;
-    const char* sources[3] = {m_cpu_sources.c_str(), m_gpu_sources.c_str(), m_gpu_sources.c_str()};
+    const std::string* sources[3] = {&m_cpu_sources, &m_gpu_sources, &m_gpu_sources};
     const float w = ImGui::GetContentRegionAvail().x;
     const float bar_w = std::max(fs * 6, w - right_w);
     const float bar_h = big_fs * 1.2f;
@@ -329,14 +293,7 @@ void RealScaleView::draw_bars(Context& ctx) {
         // Every peak rate and share of it, and where it is from: beside the label when it fits.
         const float marker_w = ImGui::CalcTextSize("(sources)").x + ImGui::GetStyle().ItemSpacing.x;
         if (ImGui::GetItemRectMax().x + marker_w <= x0 + w) ImGui::SameLine();
-        ImGui::TextDisabled("(sources)");
-        if (ImGui::IsItemHovered()) {
-            ImGui::BeginTooltip();
-            ImGui::PushTextWrapPos(fs * 40.0f);
-            ImGui::TextUnformatted(sources[i % 3]);
-            ImGui::PopTextWrapPos();
-            ImGui::EndTooltip();
-        }
+        ui::sources_marker(*sources[i % 3], ui::Beside::no);
         const ImVec2 p = ImGui::GetCursorScreenPos();
         if (i == 2 && !m_cluster) {
             m_wrap.text(th.warning, m_cluster_note);
@@ -387,20 +344,14 @@ void RealScaleView::draw_notes(Context& ctx) {
     if (!m_layout_note.empty()) m_wrap.text(th.text, m_layout_note);
     ImGui::Spacing();
     ImGui::TextUnformatted("Where this model is simple");
-    auto bullet = [&](const std::string& text) {
-        ImGui::Bullet();
-        ImGui::BeginGroup();
-        m_wrap.text(th.text_dim, text);
-        ImGui::EndGroup();
-    };
-    for (std::size_t i = 1; i < m_comparison.assumptions.size(); ++i) bullet(m_comparison.assumptions[i]);
-    bullet(m_attention_note);
+    for (std::size_t i = 1; i < m_comparison.assumptions.size(); ++i) m_wrap.bullet(th.text_dim, m_comparison.assumptions[i]);
+    m_wrap.bullet(th.text_dim, m_attention_note);
 }
 
 // [SECTION] state ---------------------------------------------------------------------------
 
 std::string RealScaleView::status() const {
-    if (m_comparison.rows.size() < 3) return "real_scale open=" + std::to_string(m_open ? 1 : 0) + " computed=0";
+    if (m_comparison.rows.size() < 3) return "real_scale open=" + std::to_string(is_open() ? 1 : 0) + " computed=0";
     char buf[320];
     const auto& r = m_comparison.rows;
     const char* none = "none";
@@ -409,7 +360,7 @@ std::string RealScaleView::status() const {
     std::snprintf(buf, sizeof buf,
                   "real_scale open=%d model=%s cpu=%s gpu=%s tokens=%.6g cluster_gpus=%d cpu_s=%.6g gpu_s=%.6g cluster_s=%s "
                   "mfu=%.4g",
-                  m_open ? 1 : 0, m_settings.model.c_str(), m_settings.cpu.c_str(), m_settings.gpu.c_str(), m_settings.tokens,
+                  is_open() ? 1 : 0, m_settings.model.c_str(), m_settings.cpu.c_str(), m_settings.gpu.c_str(), m_settings.tokens,
                   m_settings.cluster_gpus, r[0].seconds, r[1].seconds, m_cluster ? cluster : none,
                   m_cluster ? m_cluster->mfu : 0.0);
     return buf;
@@ -418,7 +369,7 @@ std::string RealScaleView::status() const {
 nlohmann::json RealScaleView::save_state() const {
     return {{"model", m_settings.model},   {"cpu", m_settings.cpu},
             {"gpu", m_settings.gpu},       {"tokens", m_settings.tokens},
-            {"cluster_gpus", m_settings.cluster_gpus}, {"open", scale_tab_open(m_select, m_open)}};
+            {"cluster_gpus", m_settings.cluster_gpus}, {"open", m_tab.open_or_opening()}};
 }
 
 void RealScaleView::load_state(const nlohmann::json& j, const std::string& where) {
@@ -429,14 +380,7 @@ void RealScaleView::load_state(const nlohmann::json& j, const std::string& where
     in.text("gpu", s.gpu);
     in.number("tokens", s.tokens);
     in.whole("cluster_gpus", s.cluster_gpus, min_cluster_gpus, max_cluster_gpus);  // apply() asks for a power of two
-    bool open = m_open;
-    in.flag("open", open);
-    try {
-        apply(s);
-    } catch (const std::invalid_argument& e) {
-        in.fail(e.what());
-    }
-    if (in.has("open")) this->open(open);
+    apply_then_open(in, m_tab, [&] { apply(s); });
 }
 
 }  // namespace m2m::lessons

@@ -11,6 +11,7 @@
 
 #include "ui/space_wrap.hpp"
 #include "lessons/context.hpp"
+#include "lessons/scale_controls.hpp"
 #include "lessons/view_tabs.hpp"
 #include "m2m/core/scale/estimator.hpp"
 
@@ -41,8 +42,8 @@ public:
     /// tab is selected it draws the whole lesson area and returns true; else the caller draws.
     bool draw(Context& ctx);
     /// Selects the real-scale tab (true) or the lesson's own (false) from the next frame on.
-    void open(bool on = true) { m_select = on ? TabRequest::scale : TabRequest::own; }
-    bool is_open() const { return m_open; }
+    void open(bool on = true) { m_tab.open(on); }
+    bool is_open() const { return m_tab.is_open(); }
 
     /// Computes everything for `s`; throws std::invalid_argument naming the bad field, and then
     /// keeps the current state.
@@ -71,14 +72,15 @@ public:
 
 private:
     void draw_controls(Context& ctx);
+    bool draw_tokens(Context& ctx, Settings& s);         ///< true when the student changed them
+    bool draw_cluster_size(Context& ctx, Settings& s);  ///< true when the student changed it
     void draw_scene(Context& ctx);
     void draw_bars(Context& ctx);
     void draw_notes(Context& ctx);
 
     Settings m_settings;
     double m_edit_billions = 0;  ///< the tokens box while the student types; applied when it is left
-    TabRequest m_select = TabRequest::none;
-    bool m_open = false;
+    ScaleTab m_tab{{"lesson1_views", "Layer by layer", "tab_layer_by_layer", "Real scale: a frontier model", "tab_real_scale"}};
     int m_computations = 0;
 
     // Built by apply(), read every frame.

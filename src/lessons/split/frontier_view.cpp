@@ -18,6 +18,7 @@
 #include "m2m/core/engine/units.hpp"
 #include "m2m/presets/models.hpp"
 #include "ui/view.hpp"
+#include "ui/format.hpp"
 #include "ui/widgets.hpp"
 #include "m2m/core/engine/text.hpp"
 
@@ -27,31 +28,25 @@ namespace {
 
 constexpr int max_whole = 1 << 24;  // any typed whole number is clamped to 1..this
 
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
-
 // 2.79e12 -> "2.79 TB", 5.54e10 -> "55.4 GB", 8e8 -> "0.8 GB".
 std::string bytes_text(double b) {
-    if (b >= 1e12) return fmt("%.3g TB", b / 1e12);
-    if (b >= 1e9) return fmt("%.3g GB", b / 1e9);
-    return fmt("%.2g GB", b / 1e9);
+    if (b >= 1e12) return ui::formatted("%.3g TB", b / 1e12);
+    if (b >= 1e9) return ui::formatted("%.3g GB", b / 1e9);
+    return ui::formatted("%.2g GB", b / 1e9);
 }
 
 // 3e11 -> "300B", 1.56e13 -> "15.6T": a token count short enough for a readout's label.
 std::string short_count(double v) {
-    if (v >= 1e12) return fmt("%.3gT", v / 1e12);
-    if (v >= 1e9) return fmt("%.3gB", v / 1e9);
-    return fmt("%.3gM", v / 1e6);
+    if (v >= 1e12) return ui::formatted("%.3gT", v / 1e12);
+    if (v >= 1e9) return ui::formatted("%.3gB", v / 1e9);
+    return ui::formatted("%.3gM", v / 1e6);
 }
 
 std::string words(double v) {
-    if (v >= 1e12) return fmt("%.3g trillion", v / 1e12);
-    if (v >= 1e9) return fmt("%.3g billion", v / 1e9);
-    if (v >= 1e6) return fmt("%.3g million", v / 1e6);
-    return fmt("%.3g", v);
+    if (v >= 1e12) return ui::formatted("%.3g trillion", v / 1e12);
+    if (v >= 1e9) return ui::formatted("%.3g billion", v / 1e9);
+    if (v >= 1e6) return ui::formatted("%.3g million", v / 1e6);
+    return ui::formatted("%.3g", v);
 }
 
 core::LinkType link_type(bool infiniband) { return infiniband ? core::LinkType::infiniband : core::LinkType::nvlink; }
@@ -64,6 +59,12 @@ ImU32 part_colour(const ui::Theme& th, int i) {
 }
 
 int clamp_whole(int v) { return std::clamp(v, 1, max_whole); }
+
+// A new GPU count, TP or PP keeps TP x PP x DP equal to the GPUs when it divides them evenly.
+void fit_dp(core::Layout& l) {
+    const std::int64_t tp_pp = static_cast<std::int64_t>(l.tp) * l.pp;
+    if (tp_pp > 0 && l.gpus % tp_pp == 0) l.dp = static_cast<int>(l.gpus / tp_pp);
+}
 int as_int(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, INT_MIN, INT_MAX)); }
 
 // One horizontal bar of stacked parts on a scale of `scale` bytes; returns its left x and width.
@@ -176,7 +177,7 @@ void FrontierView::build_views() {
     const presets::ModelPreset* model = presets::builtin_models().find(m_settings.model);
     const auto eff = core::achievable_fraction(s.gpu.id);
     m_gpu_sources = presets::builtin().find(s.gpu.id)->spec.source + "Sustained share of peak: " +
-                    fmt("%.2f", s.gpu.achievable_fraction) + (eff ? " (" + eff->source + ")" : "") + "\nLinks: " +
+                    ui::formatted("%.2f", s.gpu.achievable_fraction) + (eff ? " (" + eff->source + ")" : "") + "\nLinks: " +
                     s.system.name + "\n" + s.system.source;
     m_model_sources.clear();
     for (const auto& f : model->figures) m_model_sources += f.label + ": " + f.value + " (" + f.source + ")\n";
@@ -210,7 +211,7 @@ void FrontierView::build_views() {
     if (m_problem) return;
     const core::MemoryUse& m = m_estimate.memory;
     m_gpu_head = "Each GPU of pipeline stage " + std::to_string(m.stage + 1) + " (the fullest, " +
-                 fmt("%.0f", m.in_flight_micro_batches) + " micro-batches in flight): " + bytes_text(m.total_bytes) + " of " +
+                 ui::formatted("%.0f", m.in_flight_micro_batches) + " micro-batches in flight): " + bytes_text(m.total_bytes) + " of " +
                  bytes_text(m.capacity_bytes) + (m.fits ? "" : " \xe2\x80\x94 it does not fit");
     m_gpu_legend[0] = "weights " + bytes_text(m.weights_bytes);
     m_gpu_legend[1] = "gradients " + bytes_text(m.gradients_bytes);
@@ -320,9 +321,7 @@ bool FrontierView::apply_search_row(std::size_t i) {
 // [SECTION] tab and controls ----------------------------------------------------------------
 
 bool FrontierView::draw(Context& ctx) {
-    m_open = draw_view_tabs(ctx.items, {"lesson3_views", "Toy network", "tab_toy_network", "Frontier scale: a real model", "tab_frontier"},
-                            m_select);
-    if (!m_open) return false;
+    if (!m_tab.draw(ctx.items)) return false;
     if (m_coloured_for != ctx.view.theme.kind) recolour(ctx.view.theme);
     controls_beside_scene(ctx.view, "frontier", controls_width(20.0f, 0.3f), [&] { draw_controls(ctx); },
                           [&] { draw_scene(ctx); });
@@ -335,41 +334,26 @@ void FrontierView::draw_controls(Context& ctx) {
     m_wrap.text(th.text, intro);
     ImGui::Separator();
     Settings s = m_settings;
-    bool changed = false;
-    // A narrow column (a projector at a large UI scale) puts "(sources)" under each list.
-    const bool beside = ImGui::GetContentRegionAvail().x >= ImGui::GetFontSize() * 14.0f;
-    const float combo_w = ImGui::GetContentRegionAvail().x -
-                          (beside ? ImGui::CalcTextSize("(sources)").x + ImGui::GetStyle().ItemSpacing.x : 0.0f);
-    ImGui::SetNextItemWidth(combo_w);
-    if (ImGui::BeginCombo("##frontier_model", presets::builtin_models().find(s.model)->shape.name.c_str())) {
-        for (const auto& m : presets::builtin_models().models)
-            if (ImGui::Selectable(m.shape.name.c_str(), m.shape.id == s.model) && m.shape.id != s.model) {
-                s.model = m.shape.id;
-                changed = true;
-            }
-        ImGui::EndCombo();
-    }
+    const PresetRow row = preset_row();
+    const ui::Beside sources = row.sources_beside ? ui::Beside::yes : ui::Beside::no;
+    bool changed = model_combo("##frontier_model", row.combo_width, s.model);
     ctx.items.note("frontier_model");
-    ui::sources_marker(m_model_sources, beside ? ui::Beside::yes : ui::Beside::no);
-    ImGui::SetNextItemWidth(combo_w);
-    if (ImGui::BeginCombo("##frontier_gpu", presets::builtin().find(s.gpu)->spec.name.c_str())) {
-        for (const std::string& id : presets::estimator_gpu_ids())
-            if (ImGui::Selectable(presets::builtin().find(id)->spec.name.c_str(), id == s.gpu) && id != s.gpu) {
-                s.gpu = id;
-                changed = true;
-            }
-        ImGui::EndCombo();
-    }
+    ui::sources_marker(m_model_sources, sources);
+    changed |= preset_combo("##frontier_gpu", row.combo_width, presets::estimator_gpu_ids(), s.gpu);
     ctx.items.note("frontier_gpu");
-    ui::sources_marker(m_gpu_sources, beside ? ui::Beside::yes : ui::Beside::no);
+    ui::sources_marker(m_gpu_sources, sources);
+    changed |= draw_sizes(ctx, s);
+    ImGui::Separator();
+    draw_layout_controls(ctx, s, changed);
+    if (changed) apply(s);  // every value offered here is accepted (a refused layout is explained)
+    if (m_problem) m_wrap.text(th.warning, m_problem_text);
+}
 
+bool FrontierView::draw_sizes(Context& ctx, Settings& s) {
     // Typed numbers take effect when the box is left, so a half-typed "15" never runs.
     core::Layout& l = s.layout;
     const float input_w = ImGui::GetContentRegionAvail().x * 0.4f;
-    const auto fit_dp = [&] {
-        const std::int64_t tp_pp = static_cast<std::int64_t>(l.tp) * l.pp;
-        if (tp_pp > 0 && l.gpus % tp_pp == 0) l.dp = static_cast<int>(l.gpus / tp_pp);
-    };
+    bool changed = false;
     ImGui::TextUnformatted("GPUs");
     ImGui::SetNextItemWidth(input_w);
     ImGui::InputInt("##frontier_gpus", &m_edit_gpus, 0, 0);
@@ -383,7 +367,7 @@ void FrontierView::draw_controls(Context& ctx) {
     gpus = std::clamp(gpus, 1, static_cast<int>(core::max_cluster_gpus));
     if (gpus != l.gpus) {
         l.gpus = gpus;
-        fit_dp();
+        fit_dp(l);
         changed = true;
     }
     static const std::string batch_label = "Sequences a step", tokens_label = "Training tokens, billions";
@@ -397,48 +381,31 @@ void FrontierView::draw_controls(Context& ctx) {
     if (!ImGui::IsItemActive()) m_edit_batch = as_int(l.global_batch);
     ctx.items.note("frontier_batch");
     m_wrap.text(ctx.view.theme.text, tokens_label);
-    ImGui::SetNextItemWidth(input_w);
-    ImGui::InputDouble("##frontier_tokens", &m_edit_billions, 0, 0, "%.4g");
-    if (ImGui::IsItemDeactivatedAfterEdit()) {
-        s.tokens = std::clamp(m_edit_billions * 1e9, min_tokens, max_tokens);
-        changed = s.tokens != m_settings.tokens || changed;
-    }
-    if (!ImGui::IsItemActive()) m_edit_billions = s.tokens / 1e9;
-    ImGui::Separator();
-    draw_layout_controls(ctx, s, changed);
-    if (changed) apply(s);  // every value offered here is accepted (a refused layout is explained)
-    if (m_problem) m_wrap.text(th.warning, m_problem_text);
+    changed |= tokens_box("##frontier_tokens", input_w, m_edit_billions, s.tokens, min_tokens, max_tokens);
+    return changed;
 }
 
 void FrontierView::draw_layout_controls(Context& ctx, Settings& s, bool& changed) {
     core::Layout& l = s.layout;
-    const auto fit_dp = [&] {
-        const std::int64_t tp_pp = static_cast<std::int64_t>(l.tp) * l.pp;
-        if (tp_pp > 0 && l.gpus % tp_pp == 0) l.dp = static_cast<int>(l.gpus / tp_pp);
-    };
     const float input_w = ImGui::GetContentRegionAvail().x * 0.4f;
     ImGui::TextUnformatted("Layout");
     ImGui::SameLine();
     ImGui::TextDisabled("(?)");
-    if (ImGui::IsItemHovered()) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-        ImGui::TextUnformatted("Tensor parallel (TP) splits every layer's matrices across GPUs of one node; pipeline "
-                               "parallel (PP) gives consecutive layers to different GPUs; data parallel (DP) copies the "
-                               "result, each copy on its share of the batch; a micro-batch (MB) is the sequences one "
-                               "pipeline pass carries. Changing TP or PP keeps the GPU count when it divides evenly.");
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
-    }
+    if (ImGui::IsItemHovered())
+        ui::tooltip_wrapped("Tensor parallel (TP) splits every layer's matrices across GPUs of one node; pipeline "
+                            "parallel (PP) gives consecutive layers to different GPUs; data parallel (DP) copies the "
+                            "result, each copy on its share of the batch; a micro-batch (MB) is the sequences one "
+                            "pipeline pass carries. Changing TP or PP keeps the GPU count when it divides evenly.",
+                            30);
     if (radio_row<int>("TP", l.tp, {{"1", 1}, {"2", 2}, {"4", 4}, {"8", 8}})) {
-        fit_dp();
+        fit_dp(l);
         changed = true;
     }
     auto whole = [&](const char* label, int value, int& out, bool keep_gpus) {
         ImGui::SetNextItemWidth(input_w);
         if (ImGui::InputInt(label, &value) && clamp_whole(value) != out) {
             out = clamp_whole(value);
-            if (keep_gpus) fit_dp();
+            if (keep_gpus) fit_dp(l);
             changed = true;
         }
     };
@@ -573,7 +540,7 @@ void FrontierView::draw_readouts(Context& ctx) {
     ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : ImGui::GetFont();
     const std::string tokens = "TRAINING, " + short_count(m_settings.tokens) + " TOKENS";
     const std::string values[5] = {core::format_seconds(e.step_time_s), core::format_count(std::llround(e.tokens_per_s)),
-                                   fmt("%.1f%%", e.mfu * 100), fmt("%.1f%%", e.hfu * 100),
+                                   ui::formatted("%.1f%%", e.mfu * 100), ui::formatted("%.1f%%", e.hfu * 100),
                                    core::format_seconds(e.train_days * 86400.0)};
     const char* labels[5] = {"STEP TIME", "TOKENS / S", "MFU", "HFU", tokens.c_str()};
     const ImU32 colours[5] = {th.text, th.text, th.gpu, th.text_dim, th.accent};
@@ -701,18 +668,12 @@ void FrontierView::draw_assumptions(Context& ctx) {
         "Memory: 16 bytes per parameter (bf16 weights and gradients; fp32 master weights, Adam's momentum and "
         "variance), activations as Korthikanti et al. 2022 count them.";
     static const std::string waiting = "The estimate's assumptions appear once the layout can run.";
-    auto bullet = [&](const std::string& text) {
-        ImGui::Bullet();
-        ImGui::BeginGroup();
-        m_wrap.text(th.text_dim, text);
-        ImGui::EndGroup();
-    };
     if (m_problem) {
-        bullet(memory_model);
-        bullet(waiting);
+        m_wrap.bullet(th.text_dim, memory_model);
+        m_wrap.bullet(th.text_dim, waiting);
         return;
     }
-    for (const std::string& a : m_estimate.assumptions) bullet(a);
+    for (const std::string& a : m_estimate.assumptions) m_wrap.bullet(th.text_dim, a);
 }
 
 // [SECTION] state ---------------------------------------------------------------------------
@@ -724,7 +685,7 @@ std::string FrontierView::status() const {
                   "frontier open=%d model=%s gpu=%s gpus=%d tp=%d pp=%d dp=%d micro_batch=%lld global_batch=%lld "
                   "schedule=%s recompute=%s attention=%s zero=%d state_bytes=%.6g fits_one_gpu=%d min_gpus=%d problem=%s "
                   "step_s=%.6g mfu=%.4g fits=%d search=%d",
-                  m_open ? 1 : 0, m_settings.model.c_str(), m_settings.gpu.c_str(), l.gpus, l.tp, l.pp, l.dp,
+                  is_open() ? 1 : 0, m_settings.model.c_str(), m_settings.gpu.c_str(), l.gpus, l.tp, l.pp, l.dp,
                   static_cast<long long>(l.micro_batch), static_cast<long long>(l.global_batch),
                   std::string(core::schedule_kind_name(l.schedule)).c_str(), std::string(core::recompute_name(l.recompute)).c_str(),
                   std::string(core::attention_name(l.attention)).c_str(), l.zero_stage, state_bytes(),
@@ -750,7 +711,7 @@ nlohmann::json FrontierView::save_state() const {
             {"recompute", std::string(core::recompute_name(l.recompute))},
             {"attention", std::string(core::attention_name(l.attention))},
             {"zero", l.zero_stage},
-            {"open", scale_tab_open(m_select, m_open)}};
+            {"open", m_tab.open_or_opening()}};
 }
 
 void FrontierView::load_state(const nlohmann::json& j, const std::string& where) {
@@ -775,14 +736,7 @@ void FrontierView::load_state(const nlohmann::json& j, const std::string& where)
               {{"none", core::Recompute::none}, {"selective", core::Recompute::selective}, {"full", core::Recompute::full}});
     in.choice("attention", l.attention,
               {{"standard", core::AttentionKernel::standard}, {"flash", core::AttentionKernel::flash}});
-    bool open = m_open;
-    in.flag("open", open);
-    try {
-        apply(s);
-    } catch (const std::invalid_argument& e) {
-        in.fail(e.what());
-    }
-    if (in.has("open")) this->open(open);
+    apply_then_open(in, m_tab, [&] { apply(s); });
 }
 
 }  // namespace m2m::lessons

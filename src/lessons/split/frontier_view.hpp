@@ -12,6 +12,7 @@
 
 #include "ui/space_wrap.hpp"
 #include "lessons/context.hpp"
+#include "lessons/scale_controls.hpp"
 #include "lessons/view_tabs.hpp"
 #include "m2m/core/scale/estimator.hpp"
 #include "ui/theme.hpp"
@@ -39,8 +40,8 @@ public:
     /// The tab bar at the top of Lesson 3 ("Toy network", "Frontier scale"). When the frontier
     /// tab is selected it draws the whole lesson area and returns true; else the caller draws.
     bool draw(Context& ctx);
-    void open(bool on = true) { m_select = on ? TabRequest::scale : TabRequest::own; }
-    bool is_open() const { return m_open; }
+    void open(bool on = true) { m_tab.open(on); }
+    bool is_open() const { return m_tab.is_open(); }
 
     /// Asks the core for everything about `s`. Throws std::invalid_argument for an unknown model
     /// or GPU or tokens out of range (then nothing changes); a layout the core refuses is kept
@@ -79,6 +80,7 @@ public:
 private:
     void build_views();  ///< the timeline rows and texts of the current estimate
     void draw_controls(Context& ctx);
+    bool draw_sizes(Context& ctx, Settings& s);  ///< GPUs, sequences a step, tokens; true when changed
     void draw_layout_controls(Context& ctx, Settings& s, bool& changed);
     void draw_scene(Context& ctx);
     void draw_readouts(Context& ctx);
@@ -93,8 +95,7 @@ private:
     // What the typed boxes hold while the student types; applied when the box is left.
     int m_edit_gpus = 0, m_edit_batch = 0;
     double m_edit_billions = 0;
-    TabRequest m_select = TabRequest::none;
-    bool m_open = false;
+    ScaleTab m_tab{{"lesson3_views", "Toy network", "tab_toy_network", "Frontier scale: a real model", "tab_frontier"}};
     int m_computations = 0;
 
     // Built by apply(), read every frame.

@@ -600,13 +600,7 @@ void SplitPanel::draw_gpu_card(int g, ImVec2 a, ImVec2 b) {
         if (const std::string* s = first_fitting(foot, inner_w))
             dl->AddText(ImVec2(a.x + pad, b.y - pad * 0.5f - line + (line - fs) * 0.5f), th.text, s->c_str());
     }
-    if (ImGui::IsMouseHoveringRect(a, b) && ImGui::IsWindowHovered()) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(fs * 32.0f);
-        ImGui::TextUnformatted(hold.sentence.c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
-    }
+    if (ImGui::IsMouseHoveringRect(a, b) && ImGui::IsWindowHovered()) ui::tooltip_wrapped(hold.sentence.c_str(), 32.0f);
 }
 
 // [SECTION] the step ------------------------------------------------------------------------
@@ -665,14 +659,7 @@ void SplitPanel::draw_readouts() {
     if (big) ImGui::PopFont();
     ImGui::SameLine();
     ImGui::SetCursorPosY(y0 + (big_h - fs) * 0.65f);
-    ImGui::TextDisabled("(sources)");
-    if (ImGui::IsItemHovered()) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(fs * 40.0f);
-        ImGui::TextUnformatted(m_sources.c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
-    }
+    ui::sources_marker(m_sources, ui::Beside::no);
     ImGui::SameLine(0, fs);
     ImGui::SetCursorPosY(y0);
     const ImVec2 p = ImGui::GetCursorScreenPos();
