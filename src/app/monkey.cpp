@@ -10,7 +10,7 @@ namespace m2m::app {
 
 namespace {
 
-// Shortcuts the app knows (src/app/app.cpp, handle_keys) and keys a text box reacts to.
+// Shortcuts the app knows (src/app/keyboard.cpp, handle_keys) and keys a text box reacts to.
 constexpr int plain_keys[] = {
     GLFW_KEY_SPACE, GLFW_KEY_PERIOD, GLFW_KEY_R,      GLFW_KEY_LEFT_BRACKET, GLFW_KEY_RIGHT_BRACKET,
     GLFW_KEY_H,     GLFW_KEY_LEFT,   GLFW_KEY_RIGHT,  GLFW_KEY_UP,           GLFW_KEY_DOWN,

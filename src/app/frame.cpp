@@ -1,0 +1,78 @@
+// The main window: the menu bar, a tab per lesson (and Home, and a pointer to the next lesson),
+// the lesson's opening words, and the lesson itself.
+#include "app/frame.hpp"
+
+#include <imgui.h>
+
+#include <string>
+
+#include "app/menus.hpp"
+#include "lessons/home_screen.hpp"
+
+namespace m2m::app {
+
+namespace {
+
+void draw_tabs(App& app) {
+    if (!ImGui::BeginTabBar("lessons")) return;
+    if (ImGui::BeginTabItem("Home", nullptr, app.select_tab && app.at_home ? ImGuiTabItemFlags_SetSelected : 0)) {
+        if (!app.select_tab) app.go_home();
+        ImGui::EndTabItem();
+    }
+    app.shared.items.note("home_tab");
+    for (std::size_t i = 0; i < app.lessons.size(); ++i) {
+        const std::string title(app.lessons[i]->title());
+        const ImGuiTabItemFlags flags = app.select_tab && !app.at_home && i == app.current ? ImGuiTabItemFlags_SetSelected : 0;
+        if (ImGui::BeginTabItem(title.c_str(), nullptr, flags)) {
+            if (!app.select_tab) app.go_to(i);
+            ImGui::EndTabItem();
+        }
+    }
+    app.select_tab = false;
+    const std::size_t next = app.at_home ? 0 : app.current + 1;
+    if (next < app.lessons.size()) {  // every lesson ends with a pointer to the next
+        std::string label = "Next: " + std::string(app.lessons[next]->title()) + "  \xe2\x86\x92";
+        if (ImGui::CalcTextSize(label.c_str()).x > ImGui::GetContentRegionAvail().x * 0.3f) label = "Next  \xe2\x86\x92";
+        if (ImGui::TabItemButton(label.c_str(), ImGuiTabItemFlags_Trailing)) app.go_to(next);
+    }
+    ImGui::EndTabBar();
+}
+
+void draw_intro(App& app) {
+    if (app.at_home || app.shared.view.presenter || app.intro_hidden[app.current] || app.lesson().intro().empty()) return;
+    ImGui::PushStyleColor(ImGuiCol_Text, app.shared.view.theme.text);
+    ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("Got it").x - ImGui::GetFontSize() * 2);
+    ImGui::TextUnformatted(std::string(app.lesson().intro()).c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Got it")) app.intro_hidden[app.current] = true;
+    app.shared.items.note("intro_close");
+}
+
+}  // namespace
+
+void draw_frame(App& app, float dt_s) {
+    const ImGuiIO& io = ImGui::GetIO();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(io.DisplaySize);
+    ImGui::Begin("Math to Metal", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                     ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBackground);
+    draw_menu(app);
+    draw_tabs(app);
+    if (app.at_home) {
+        const int pick = lessons::draw_home(app.shared, app.lessons, app.home_pick);
+        if (pick >= 0) app.go_to(static_cast<std::size_t>(pick));
+    } else {
+        draw_intro(app);
+        ImGui::PushID(std::string(app.lesson().id()).c_str());  // each lesson's children keep their own scroll state
+        app.lesson().draw(dt_s);
+        ImGui::PopID();
+    }
+    ImGui::End();
+    draw_popups(app);
+}
+
+}  // namespace m2m::app
