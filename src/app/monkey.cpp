@@ -193,117 +193,167 @@ void Monkey::plan_lesson_switch() {
     m_queue.push_back(f);
 }
 
+// One action a frame's roll picks (out of 1,000): each queues the frames it spans. Actions that
+// aim at a point and find none (the window is all menu bar) rest for a frame instead.
 void Monkey::plan(const MonkeyView& v) {
-    float x = 0, y = 0;
     const int roll = pick(0, 999);
     if (m_frame >= m_next_lesson_at || roll < 20) return plan_lesson_switch();
-    if (roll < 220) {  // rest, or hover (tooltips)
-        if (chance(0.5) && point(v, x, y)) m_mouse_x = x, m_mouse_y = y;
-        m_queue.push_back(at(m_mouse_x, m_mouse_y));
-    } else if (roll < 500) {  // a click, often on a named item
-        if (!(roll < 380 ? point(v, x, y) : target_point(v, x, y))) return m_queue.push_back(at(m_mouse_x, m_mouse_y));
-        m_queue.push_back(at(x, y, true));
-        m_queue.push_back(at(x, y));
-    } else if (roll < 570) {  // a drag, often far past the window's (and a slider's) ends
-        if (!(chance(0.6) ? target_point(v, x, y) : point(v, x, y))) return m_queue.push_back(at(m_mouse_x, m_mouse_y));
-        const float to_x = pick(-v.width, 2 * v.width);
-        const float to_y = chance(0.7) ? y + pick(-20.0f, 20.0f) : pick(-v.height, 2 * v.height);
-        const int steps = pick(1, 12);
-        m_queue.push_back(at(x, y, true));
-        for (int i = 1; i <= steps; ++i) {
-            const float t = static_cast<float>(i) / static_cast<float>(steps);
-            m_queue.push_back(at(x + (to_x - x) * t, y + (to_y - y) * t, true));
-        }
-        m_queue.push_back(at(to_x, to_y));
-    } else if (roll < 630) {  // Ctrl+click turns a slider into a text box; type a value, then Enter
-        if (!(chance(0.7) ? target_point(v, x, y) : point(v, x, y))) return m_queue.push_back(at(m_mouse_x, m_mouse_y));
-        MonkeyFrame f = at(x, y, true);
-        press(f, GLFW_KEY_LEFT_CONTROL);
-        f.keys.back().mods = GLFW_MOD_CONTROL;
-        m_queue.push_back(f);
-        m_queue.push_back(at(x, y));
+    if (roll < 220) return plan_rest(v);
+    if (roll < 500) return plan_click(v, roll < 380);
+    if (roll < 570) return plan_drag(v);
+    if (roll < 630) return plan_typed_value(v);
+    if (roll < 670) return plan_typed_text(v);
+    if (roll < 685) return plan_double_click(v);
+    if (roll < 700) return plan_right_click(v);
+    if (roll < 740) return plan_wheel(v);
+    if (roll < 880) return plan_shortcut();
+    if (roll < 930) return plan_keys(ctrl_edit_keys, GLFW_MOD_CONTROL);  // select all, copy, paste, cut, undo
+    if (roll < 945) return plan_keys(ctrl_zoom_keys, GLFW_MOD_CONTROL);  // larger, smaller, actual size: fonts rebuilt
+    if (roll < 950) return plan_fullscreen();
+    if (roll < 975) return plan_resize();
+    if (roll < 985) return plan_minimise();
+    plan_blur();
+}
+
+void Monkey::rest() { m_queue.push_back(at(m_mouse_x, m_mouse_y)); }
+
+void Monkey::plan_rest(const MonkeyView& v) {  // rest, or hover (tooltips)
+    float x = 0, y = 0;
+    if (chance(0.5) && point(v, x, y)) m_mouse_x = x, m_mouse_y = y;
+    rest();
+}
+
+void Monkey::plan_click(const MonkeyView& v, bool anywhere) {  // a click, often on a named item
+    float x = 0, y = 0;
+    if (!(anywhere ? point(v, x, y) : target_point(v, x, y))) return rest();
+    m_queue.push_back(at(x, y, true));
+    m_queue.push_back(at(x, y));
+}
+
+void Monkey::plan_drag(const MonkeyView& v) {  // often far past the window's (and a slider's) ends
+    float x = 0, y = 0;
+    if (!(chance(0.6) ? target_point(v, x, y) : point(v, x, y))) return rest();
+    const float to_x = pick(-v.width, 2 * v.width);
+    const float to_y = chance(0.7) ? y + pick(-20.0f, 20.0f) : pick(-v.height, 2 * v.height);
+    const int steps = pick(1, 12);
+    m_queue.push_back(at(x, y, true));
+    for (int i = 1; i <= steps; ++i) {
+        const float t = static_cast<float>(i) / static_cast<float>(steps);
+        m_queue.push_back(at(x + (to_x - x) * t, y + (to_y - y) * t, true));
+    }
+    m_queue.push_back(at(to_x, to_y));
+}
+
+void Monkey::plan_typed_value(const MonkeyView& v) {  // Ctrl+click makes a slider a text box: a value, then Enter
+    float x = 0, y = 0;
+    if (!(chance(0.7) ? target_point(v, x, y) : point(v, x, y))) return rest();
+    MonkeyFrame f = at(x, y, true);
+    press(f, GLFW_KEY_LEFT_CONTROL);
+    f.keys.back().mods = GLFW_MOD_CONTROL;
+    m_queue.push_back(f);
+    m_queue.push_back(at(x, y));
+    f = at(x, y);
+    if (chance(0.5)) press(f, GLFW_KEY_A, GLFW_MOD_CONTROL);
+    m_queue.push_back(f);
+    f = at(x, y);
+    f.text = typed_value();
+    m_queue.push_back(f);
+    f = at(x, y);
+    constexpr int ends[] = {GLFW_KEY_ENTER, GLFW_KEY_ENTER, GLFW_KEY_KP_ENTER, GLFW_KEY_TAB, GLFW_KEY_ESCAPE};
+    const int end = ends[pick(0, count(ends) - 1)];
+    if (end != GLFW_KEY_ESCAPE || chance(0.5)) press(f, end);
+    m_queue.push_back(f);
+    m_queue.push_back(at(x, y));
+}
+
+void Monkey::plan_typed_text(const MonkeyView& v) {  // click into something, type text, maybe press Enter
+    float x = 0, y = 0;
+    if (!target_point(v, x, y)) return rest();
+    m_queue.push_back(at(x, y, true));
+    m_queue.push_back(at(x, y));
+    MonkeyFrame f = at(x, y);
+    f.text = typed_text();
+    m_queue.push_back(f);
+    if (chance(0.4)) {
         f = at(x, y);
-        if (chance(0.5)) press(f, GLFW_KEY_A, GLFW_MOD_CONTROL);
-        m_queue.push_back(f);
-        f = at(x, y);
-        f.text = typed_value();
-        m_queue.push_back(f);
-        f = at(x, y);
-        constexpr int ends[] = {GLFW_KEY_ENTER, GLFW_KEY_ENTER, GLFW_KEY_KP_ENTER, GLFW_KEY_TAB, GLFW_KEY_ESCAPE};
-        const int end = ends[pick(0, count(ends) - 1)];
-        if (end != GLFW_KEY_ESCAPE || chance(0.5)) press(f, end);
-        m_queue.push_back(f);
-        m_queue.push_back(at(x, y));
-    } else if (roll < 670) {  // click into something, type text, maybe press Enter
-        if (!target_point(v, x, y)) return m_queue.push_back(at(m_mouse_x, m_mouse_y));
-        m_queue.push_back(at(x, y, true));
-        m_queue.push_back(at(x, y));
-        MonkeyFrame f = at(x, y);
-        f.text = typed_text();
-        m_queue.push_back(f);
-        if (chance(0.4)) {
-            f = at(x, y);
-            press(f, GLFW_KEY_ENTER);
-            m_queue.push_back(f);
-        }
-    } else if (roll < 685) {  // double click
-        if (!target_point(v, x, y)) return m_queue.push_back(at(m_mouse_x, m_mouse_y));
-        for (int i = 0; i < 2; ++i) m_queue.push_back(at(x, y, true)), m_queue.push_back(at(x, y));
-    } else if (roll < 700) {  // right click
-        if (!point(v, x, y)) return m_queue.push_back(at(m_mouse_x, m_mouse_y));
-        MonkeyFrame f = at(x, y);
-        f.right_down = true;
-        m_queue.push_back(f);
-        m_queue.push_back(at(x, y));
-    } else if (roll < 740) {  // the wheel, over anything
-        if (!point(v, x, y)) x = m_mouse_x, y = m_mouse_y;
-        MonkeyFrame f = at(x, y);
-        f.wheel = static_cast<float>(pick(-10, 10));
-        m_queue.push_back(f);
-    } else if (roll < 880) {  // a shortcut or an editing key, sometimes with Shift
-        MonkeyFrame f = at(m_mouse_x, m_mouse_y);
-        if (chance(0.05)) press(f, GLFW_KEY_SLASH, GLFW_MOD_SHIFT);  // "?"
-        else press(f, plain_keys[pick(0, count(plain_keys) - 1)], chance(0.1) ? GLFW_MOD_SHIFT : 0);
-        m_queue.push_back(f);
-    } else if (roll < 930) {  // Ctrl with an editing key: select all, copy, paste, cut, undo
-        MonkeyFrame f = at(m_mouse_x, m_mouse_y);
-        press(f, ctrl_edit_keys[pick(0, count(ctrl_edit_keys) - 1)], GLFW_MOD_CONTROL);
-        m_queue.push_back(f);
-    } else if (roll < 945) {  // larger, smaller, actual size: the font atlas is rebuilt
-        MonkeyFrame f = at(m_mouse_x, m_mouse_y);
-        press(f, ctrl_zoom_keys[pick(0, count(ctrl_zoom_keys) - 1)], GLFW_MOD_CONTROL);
-        m_queue.push_back(f);
-    } else if (roll < 950) {  // fullscreen and back
-        MonkeyFrame f = at(m_mouse_x, m_mouse_y);
-        press(f, GLFW_KEY_F11);
-        m_fullscreen = !m_fullscreen;
-        m_queue.push_back(f);
-    } else if (roll < 975) {  // a new window size, down to 1x1
-        MonkeyFrame f = at(m_mouse_x, m_mouse_y);
-        if (chance(0.7)) {
-            const Size s = window_sizes[pick(0, count(window_sizes) - 1)];
-            f.resize_w = s.w, f.resize_h = s.h;
-        } else {
-            f.resize_w = pick(1, 2560), f.resize_h = pick(1, 1440);
-        }
-        m_queue.push_back(f);
-    } else if (roll < 985) {  // minimise, then come back a few frames later
-        MonkeyFrame f = at(m_mouse_x, m_mouse_y);
-        f.minimise = true;
-        m_queue.push_back(f);
-        for (int i = pick(1, 5); i > 0; --i) m_queue.push_back(at(m_mouse_x, m_mouse_y));
-        f = at(m_mouse_x, m_mouse_y);
-        f.restore = true;
-        m_queue.push_back(f);
-    } else {  // the window loses focus (keys held are dropped), then gets it back
-        MonkeyFrame f = at(m_mouse_x, m_mouse_y);
-        f.focus = 0;
-        m_queue.push_back(f);
-        for (int i = pick(1, 5); i > 0; --i) m_queue.push_back(at(m_mouse_x, m_mouse_y));
-        f = at(m_mouse_x, m_mouse_y);
-        f.focus = 1;
+        press(f, GLFW_KEY_ENTER);
         m_queue.push_back(f);
     }
+}
+
+void Monkey::plan_double_click(const MonkeyView& v) {
+    float x = 0, y = 0;
+    if (!target_point(v, x, y)) return rest();
+    for (int i = 0; i < 2; ++i) m_queue.push_back(at(x, y, true)), m_queue.push_back(at(x, y));
+}
+
+void Monkey::plan_right_click(const MonkeyView& v) {
+    float x = 0, y = 0;
+    if (!point(v, x, y)) return rest();
+    MonkeyFrame f = at(x, y);
+    f.right_down = true;
+    m_queue.push_back(f);
+    m_queue.push_back(at(x, y));
+}
+
+void Monkey::plan_wheel(const MonkeyView& v) {  // over anything
+    float x = 0, y = 0;
+    if (!point(v, x, y)) x = m_mouse_x, y = m_mouse_y;
+    MonkeyFrame f = at(x, y);
+    f.wheel = static_cast<float>(pick(-10, 10));
+    m_queue.push_back(f);
+}
+
+void Monkey::plan_shortcut() {  // a shortcut or an editing key, sometimes with Shift
+    MonkeyFrame f = at(m_mouse_x, m_mouse_y);
+    if (chance(0.05)) press(f, GLFW_KEY_SLASH, GLFW_MOD_SHIFT);  // "?"
+    else press(f, plain_keys[pick(0, count(plain_keys) - 1)], chance(0.1) ? GLFW_MOD_SHIFT : 0);
+    m_queue.push_back(f);
+}
+
+template <std::size_t N>
+void Monkey::plan_keys(const int (&keys)[N], int mods) {
+    MonkeyFrame f = at(m_mouse_x, m_mouse_y);
+    press(f, keys[pick(0, static_cast<int>(N) - 1)], mods);
+    m_queue.push_back(f);
+}
+
+void Monkey::plan_fullscreen() {  // fullscreen and back
+    MonkeyFrame f = at(m_mouse_x, m_mouse_y);
+    press(f, GLFW_KEY_F11);
+    m_fullscreen = !m_fullscreen;
+    m_queue.push_back(f);
+}
+
+void Monkey::plan_resize() {  // a new window size, down to 1x1
+    MonkeyFrame f = at(m_mouse_x, m_mouse_y);
+    if (chance(0.7)) {
+        const Size s = window_sizes[pick(0, count(window_sizes) - 1)];
+        f.resize_w = s.w, f.resize_h = s.h;
+    } else {
+        f.resize_w = pick(1, 2560), f.resize_h = pick(1, 1440);
+    }
+    m_queue.push_back(f);
+}
+
+void Monkey::plan_minimise() {  // minimise, then come back a few frames later
+    MonkeyFrame f = at(m_mouse_x, m_mouse_y);
+    f.minimise = true;
+    m_queue.push_back(f);
+    for (int i = pick(1, 5); i > 0; --i) rest();
+    f = at(m_mouse_x, m_mouse_y);
+    f.restore = true;
+    m_queue.push_back(f);
+}
+
+void Monkey::plan_blur() {  // the window loses focus (keys held are dropped), then gets it back
+    MonkeyFrame f = at(m_mouse_x, m_mouse_y);
+    f.focus = 0;
+    m_queue.push_back(f);
+    for (int i = pick(1, 5); i > 0; --i) rest();
+    f = at(m_mouse_x, m_mouse_y);
+    f.focus = 1;
+    m_queue.push_back(f);
 }
 
 MonkeyFrame Monkey::next(const MonkeyView& view) {

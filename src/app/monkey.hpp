@@ -3,6 +3,7 @@
 // the same frames. monkey_driver.cpp feeds the frames to the real window.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <random>
@@ -84,6 +85,22 @@ private:
     void plan(const MonkeyView& v);  ///< queues the frames of the next action
     void plan_settle();
     void plan_lesson_switch();
+    void rest();  ///< a frame with the pointer where it is
+    void plan_rest(const MonkeyView& v);
+    void plan_click(const MonkeyView& v, bool anywhere);
+    void plan_drag(const MonkeyView& v);
+    void plan_typed_value(const MonkeyView& v);
+    void plan_typed_text(const MonkeyView& v);
+    void plan_double_click(const MonkeyView& v);
+    void plan_right_click(const MonkeyView& v);
+    void plan_wheel(const MonkeyView& v);
+    void plan_shortcut();
+    template <std::size_t N>
+    void plan_keys(const int (&keys)[N], int mods);  ///< one of `keys` with `mods`
+    void plan_fullscreen();
+    void plan_resize();
+    void plan_minimise();
+    void plan_blur();
     MonkeyFrame at(float x, float y, bool left = false) const;
     void press(MonkeyFrame& f, int key, int mods = 0) const;
     std::string typed_value();
