@@ -136,17 +136,12 @@ float timeline_height(int rows, const TimelineOptions& options) {
     return static_cast<float>(rows) * row_height_of(options) + axis_height();
 }
 
-TimelineResult draw_timeline(const View& view, const char* id, const std::vector<TimelineRow>& rows,
-                             const TimelineOptions& o, ImVec2 size) {
-    TimelineResult res;
-    const Theme& th = view.theme;
-    const float fs = ImGui::GetFontSize();
-    ImGui::PushID(id);
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float rh = row_height_of(o);
+namespace {
 
-    // [the frame's context] label column, bar area, pixels per unit
+// [the frame's context] label column, bar area, pixels per unit.
+TimelineContext make_context(const std::vector<TimelineRow>& rows, const TimelineOptions& o, ImVec2 p, ImVec2 size,
+                             float rh) {
+    const float fs = ImGui::GetFontSize();
     float label_w = 0;
     for (const TimelineRow& r : rows) label_w = std::max(label_w, ImGui::CalcTextSize(r.label.c_str()).x);
     TimelineContext ctx;
@@ -157,6 +152,66 @@ TimelineResult draw_timeline(const View& view, const char* id, const std::vector
     ctx.top = p.y;
     ctx.row_height = rh;
     ctx.px_per_unit = static_cast<double>(ctx.plot_x1 - ctx.plot_x0) / (ctx.end - ctx.start);
+    return ctx;
+}
+
+// One row with its label at (label_x, y): its background and its bars in their lanes (compute on
+// top, communication below, idle across), the idle label on idle bars wide enough to hold it.
+void draw_row(const View& view, ImDrawList* dl, const TimelineContext& ctx, const TimelineRow& row, float label_x, float y,
+              float cursor_x, const TimelineOptions& o, int* rects) {
+    const Theme& th = view.theme;
+    const float fs = ImGui::GetFontSize(), rh = ctx.row_height;
+    fill_opaque(view, dl, ImVec2(ctx.plot_x0, y + 1), ImVec2(ctx.plot_x1, y + rh - 1), th.panel);
+    dl->AddText(ImVec2(label_x, y + (rh - fs) * 0.5f), row.label_colour ? row.label_colour : th.text, row.label.c_str());
+    const float top = y + 2, bottom = y + rh - 2, split = top + (bottom - top) * 0.62f;
+    LanePainter lanes[3] = {LanePainter(dl, ctx, top, split - 1, cursor_x, rects),
+                            LanePainter(dl, ctx, split, bottom, cursor_x, rects),
+                            LanePainter(dl, ctx, top, bottom, cursor_x, rects)};
+    for (const TimelineBar& b : row.bars) {
+        if (b.end < ctx.start) continue;
+        if (b.start > ctx.end) break;  // bars are in start order
+        const float x0 = ctx.x_of(b.start), x1 = ctx.x_of(b.end);
+        const ImU32 c = b.colour ? b.colour : bar_kind_colour(th, b.kind);
+        lanes[lane_of(b.kind)].add(x0, x1, b.kind == BarKind::idle ? fade(c, 0.8f) : c);
+        if (b.kind == BarKind::idle && o.idle_label) {
+            const float tw = ImGui::CalcTextSize(o.idle_label).x;
+            if (x1 - x0 > tw + fs)
+                dl->AddText(ImVec2((x0 + x1 - tw) * 0.5f, y + (rh - fs) * 0.5f), th.text_dim, o.idle_label);
+        }
+    }
+    for (LanePainter& l : lanes) l.flush();
+}
+
+// The row, bar and time under the mouse, when it is over the rows' bar area.
+void find_hovered(TimelineResult& res, const std::vector<TimelineRow>& rows, const TimelineContext& ctx, float rows_bottom) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const float rh = ctx.row_height;
+    const int r = static_cast<int>(std::floor((m.y - ctx.top) / rh));
+    if (r < 0 || r >= static_cast<int>(rows.size()) || m.x < ctx.plot_x0 || m.x > ctx.plot_x1 || m.y >= rows_bottom) return;
+    res.hovered_row = r;
+    res.hovered_time = ctx.t_of(m.x);
+    const float y = ctx.top + static_cast<float>(r) * rh;
+    const bool lower = m.y > y + rh * 0.62f;
+    const auto& bars = rows[static_cast<std::size_t>(r)].bars;
+    for (std::size_t b = 0; b < bars.size() && bars[b].start <= res.hovered_time; ++b) {
+        if (bars[b].end < res.hovered_time) continue;
+        const int lane = lane_of(bars[b].kind);
+        if (lane == 2 || (lane == 1) == lower) res.hovered_bar = static_cast<int>(b);
+    }
+}
+
+}  // namespace
+
+TimelineResult draw_timeline(const View& view, const char* id, const std::vector<TimelineRow>& rows,
+                             const TimelineOptions& o, ImVec2 size) {
+    TimelineResult res;
+    const Theme& th = view.theme;
+    const float fs = ImGui::GetFontSize();
+    ImGui::PushID(id);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float rh = row_height_of(o);
+    const TimelineContext ctx = make_context(rows, o, p, size, rh);
     const float rows_bottom = std::min(p.y + static_cast<float>(rows.size()) * rh, p.y + size.y - axis_height());
     const float cursor_x = o.cursor < 0 ? ctx.plot_x1 + 1 : std::clamp(ctx.x_of(o.cursor), ctx.plot_x0, ctx.plot_x1);
 
@@ -168,28 +223,8 @@ TimelineResult draw_timeline(const View& view, const char* id, const std::vector
 
     dl->PushClipRect(ImVec2(p.x, p.y), ImVec2(p.x + size.x, p.y + size.y), true);
     for (int i = first; i < last; ++i) {
-        const TimelineRow& row = rows[static_cast<std::size_t>(i)];
-        const float y = p.y + static_cast<float>(i) * rh;
         ++res.rows_drawn;
-        fill_opaque(view, dl, ImVec2(ctx.plot_x0, y + 1), ImVec2(ctx.plot_x1, y + rh - 1), th.panel);
-        dl->AddText(ImVec2(p.x, y + (rh - fs) * 0.5f), row.label_colour ? row.label_colour : th.text, row.label.c_str());
-        const float top = y + 2, bottom = y + rh - 2, split = top + (bottom - top) * 0.62f;
-        LanePainter lanes[3] = {LanePainter(dl, ctx, top, split - 1, cursor_x, &res.rects),
-                                LanePainter(dl, ctx, split, bottom, cursor_x, &res.rects),
-                                LanePainter(dl, ctx, top, bottom, cursor_x, &res.rects)};
-        for (const TimelineBar& b : row.bars) {
-            if (b.end < ctx.start) continue;
-            if (b.start > ctx.end) break;  // bars are in start order
-            const float x0 = ctx.x_of(b.start), x1 = ctx.x_of(b.end);
-            const ImU32 c = b.colour ? b.colour : bar_kind_colour(th, b.kind);
-            lanes[lane_of(b.kind)].add(x0, x1, b.kind == BarKind::idle ? fade(c, 0.8f) : c);
-            if (b.kind == BarKind::idle && o.idle_label) {
-                const float tw = ImGui::CalcTextSize(o.idle_label).x;
-                if (x1 - x0 > tw + fs)
-                    dl->AddText(ImVec2((x0 + x1 - tw) * 0.5f, y + (rh - fs) * 0.5f), th.text_dim, o.idle_label);
-            }
-        }
-        for (LanePainter& l : lanes) l.flush();
+        draw_row(view, dl, ctx, rows[static_cast<std::size_t>(i)], p.x, p.y + static_cast<float>(i) * rh, cursor_x, o, &res.rects);
     }
     draw_axis(th, dl, ctx, p.y, rows_bottom, o);
     if (o.cursor >= 0) {
@@ -200,22 +235,7 @@ TimelineResult draw_timeline(const View& view, const char* id, const std::vector
     dl->PopClipRect();
 
     ImGui::InvisibleButton("timeline", ImVec2(std::max(size.x, 1.0f), std::max(size.y, 1.0f)));
-    if (ImGui::IsItemHovered()) {
-        const ImVec2 m = ImGui::GetIO().MousePos;
-        const int r = static_cast<int>(std::floor((m.y - p.y) / rh));
-        if (r >= 0 && r < n && m.x >= ctx.plot_x0 && m.x <= ctx.plot_x1 && m.y < rows_bottom) {
-            res.hovered_row = r;
-            res.hovered_time = ctx.t_of(m.x);
-            const float y = p.y + static_cast<float>(r) * rh;
-            const bool lower = m.y > y + rh * 0.62f;
-            const auto& bars = rows[static_cast<std::size_t>(r)].bars;
-            for (std::size_t b = 0; b < bars.size() && bars[b].start <= res.hovered_time; ++b) {
-                if (bars[b].end < res.hovered_time) continue;
-                const int lane = lane_of(bars[b].kind);
-                if (lane == 2 || (lane == 1) == lower) res.hovered_bar = static_cast<int>(b);
-            }
-        }
-    }
+    if (ImGui::IsItemHovered()) find_hovered(res, rows, ctx, rows_bottom);
     ImGui::PopID();
     return res;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
@@ -153,6 +154,89 @@ void time_bar(const View& view, const char* label, double cursor, double finish,
     ImGui::Dummy(ImVec2(label_w + w + text_w, height));
 }
 
+namespace {
+
+// A log-log plot's box and decades: the data's range widened to whole decades, at least one each way.
+struct LogLogFrame {
+    ImVec2 a, b;
+    double lx0, lx1, ly0, ly1;
+    ImVec2 to_screen(double x, double y) const {
+        const double fx = (std::log10(x) - lx0) / (lx1 - lx0);
+        const double fy = (std::log10(y) - ly0) / (ly1 - ly0);
+        return ImVec2(a.x + static_cast<float>(fx) * (b.x - a.x), b.y - static_cast<float>(fy) * (b.y - a.y));
+    }
+};
+
+// Nothing when no point is positive on both axes.
+std::optional<LogLogFrame> log_log_frame(const std::vector<PlotSeries>& series, double y_reference, ImVec2 a, ImVec2 b) {
+    double x0 = 1e300, x1 = 0, y0 = 1e300, y1 = 0;
+    for (const auto& s : series)
+        for (std::size_t i = 0; i < s.x.size(); ++i) {
+            if (s.x[i] <= 0 || s.y[i] <= 0) continue;
+            x0 = std::min(x0, s.x[i]), x1 = std::max(x1, s.x[i]);
+            y0 = std::min(y0, s.y[i]), y1 = std::max(y1, s.y[i]);
+        }
+    if (y_reference > 0) y0 = std::min(y0, y_reference), y1 = std::max(y1, y_reference);
+    if (x1 <= 0 || y1 <= 0) return std::nullopt;
+    const double lx0 = std::floor(std::log10(x0)), lx1 = std::max(std::ceil(std::log10(x1)), lx0 + 1);
+    const double ly0 = std::floor(std::log10(y0)), ly1 = std::max(std::ceil(std::log10(y1)), ly0 + 1);
+    return LogLogFrame{a, b, lx0, lx1, ly0, ly1};
+}
+
+// A grid line at every decade, a number at every decade that has room for one (a short plot
+// over many decades labels every second or third).
+void draw_log_log_grid(const Theme& th, ImDrawList* dl, const LogLogFrame& f) {
+    const float fs = ImGui::GetFontSize();
+    const ImVec2 a = f.a, b = f.b;
+    char buf[32];
+    auto label_step = [](float room_px, float label_px) {
+        return room_px >= label_px ? 1 : static_cast<int>(std::ceil(label_px / std::max(room_px, 1.0f)));
+    };
+    std::snprintf(buf, sizeof buf, "%g", std::pow(10.0, f.lx1));
+    const int x_step = label_step((b.x - a.x) / static_cast<float>(f.lx1 - f.lx0), ImGui::CalcTextSize(buf).x + fs);
+    const int y_step = label_step((b.y - a.y) / static_cast<float>(f.ly1 - f.ly0), fs * 1.1f);
+    for (double e = f.lx0; e <= f.lx1; e += 1) {  // decade grid
+        const ImVec2 s = f.to_screen(std::pow(10.0, e), std::pow(10.0, f.ly0));
+        dl->AddLine(ImVec2(s.x, a.y), ImVec2(s.x, b.y), th.grid);
+        if (static_cast<int>(e - f.lx0) % x_step != 0) continue;
+        std::snprintf(buf, sizeof buf, "%g", std::pow(10.0, e));
+        const float tw = ImGui::CalcTextSize(buf).x;
+        dl->AddText(ImVec2(std::min(s.x - tw * 0.5f, b.x - tw), b.y + 2), th.text_dim, buf);
+    }
+    for (double e = f.ly0; e <= f.ly1; e += 1) {
+        const ImVec2 s = f.to_screen(std::pow(10.0, f.lx0), std::pow(10.0, e));
+        dl->AddLine(ImVec2(a.x, s.y), ImVec2(b.x, s.y), th.grid);
+        if (static_cast<int>(e - f.ly0) % y_step != 0) continue;
+        std::snprintf(buf, sizeof buf, "%g", std::pow(10.0, e));
+        dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(buf).x - 4, s.y - fs * 0.5f), th.text_dim, buf);
+    }
+}
+
+// The curves, the y axis's name in the top-left corner, where a rising curve is not (at the
+// bottom left it sat on the curve's start), and each marker's label on a line of its own below it.
+void draw_log_log_curves(const Theme& th, ImDrawList* dl, const LogLogFrame& f, const std::vector<PlotSeries>& series,
+                         const std::vector<PlotMarker>& markers, const char* y_label) {
+    const float fs = ImGui::GetFontSize();
+    for (const auto& s : series) {
+        std::vector<ImVec2> pts;
+        for (std::size_t i = 0; i < s.x.size(); ++i)
+            if (s.x[i] > 0 && s.y[i] > 0) pts.push_back(f.to_screen(s.x[i], s.y[i]));
+        if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.colour, 0, th.line_thickness + 1);
+    }
+    dl->AddText(ImVec2(f.a.x + 4, f.a.y + 2), th.text_dim, y_label);
+    float label_y = f.a.y + 2 + fs;
+    for (const auto& m : markers) {
+        if (m.x <= 0) continue;
+        const float x = f.to_screen(m.x, std::pow(10.0, f.ly0)).x;
+        dl->AddLine(ImVec2(x, f.a.y), ImVec2(x, f.b.y), m.colour, 2.0f);
+        dl->AddText(ImVec2(std::min(x + 4, f.b.x - ImGui::CalcTextSize(m.label.c_str()).x), label_y), m.colour,
+                    m.label.c_str());
+        label_y += fs;
+    }
+}
+
+}  // namespace
+
 void log_log_plot(const View& view, const char* id, const std::vector<PlotSeries>& series,
                   const std::vector<PlotMarker>& markers, const char* x_label, const char* y_label, ImVec2 size,
                   double y_reference) {
@@ -164,75 +248,16 @@ void log_log_plot(const View& view, const char* id, const std::vector<PlotSeries
     const ImVec2 a(p.x + fs * 3.2f, p.y + fs * 0.5f);
     const ImVec2 b(p.x + size.x - fs * 0.5f, p.y + size.y - fs * 2.4f);
     fill_opaque(view, dl, a, b, th.panel);
-
-    double x0 = 1e300, x1 = 0, y0 = 1e300, y1 = 0;
-    for (const auto& s : series)
-        for (std::size_t i = 0; i < s.x.size(); ++i) {
-            if (s.x[i] <= 0 || s.y[i] <= 0) continue;
-            x0 = std::min(x0, s.x[i]), x1 = std::max(x1, s.x[i]);
-            y0 = std::min(y0, s.y[i]), y1 = std::max(y1, s.y[i]);
+    if (const std::optional<LogLogFrame> f = log_log_frame(series, y_reference, a, b)) {
+        draw_log_log_grid(th, dl, *f);
+        if (y_reference > 0) {
+            const float y = f->to_screen(std::pow(10.0, f->lx0), y_reference).y;
+            dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), th.text_dim, 2.0f);
         }
-    if (y_reference > 0) y0 = std::min(y0, y_reference), y1 = std::max(y1, y_reference);
-    if (x1 <= 0 || y1 <= 0) {
-        ImGui::Dummy(size);
-        ImGui::PopID();
-        return;
+        draw_log_log_curves(th, dl, *f, series, markers, y_label);
+        dl->AddText(ImVec2(a.x + (b.x - a.x - ImGui::CalcTextSize(x_label).x) * 0.5f, b.y + fs * 1.2f), th.text_dim,
+                    x_label);
     }
-    const double lx0 = std::floor(std::log10(x0)), lx1 = std::max(std::ceil(std::log10(x1)), lx0 + 1);
-    const double ly0 = std::floor(std::log10(y0)), ly1 = std::max(std::ceil(std::log10(y1)), ly0 + 1);
-    auto to_screen = [&](double x, double y) {
-        const double fx = (std::log10(x) - lx0) / (lx1 - lx0);
-        const double fy = (std::log10(y) - ly0) / (ly1 - ly0);
-        return ImVec2(a.x + static_cast<float>(fx) * (b.x - a.x), b.y - static_cast<float>(fy) * (b.y - a.y));
-    };
-    char buf[32];
-    // A grid line at every decade, a number at every decade that has room for one (a short plot
-    // over many decades labels every second or third).
-    auto label_step = [](float room_px, float label_px) {
-        return room_px >= label_px ? 1 : static_cast<int>(std::ceil(label_px / std::max(room_px, 1.0f)));
-    };
-    std::snprintf(buf, sizeof buf, "%g", std::pow(10.0, lx1));
-    const int x_step = label_step((b.x - a.x) / static_cast<float>(lx1 - lx0), ImGui::CalcTextSize(buf).x + fs);
-    const int y_step = label_step((b.y - a.y) / static_cast<float>(ly1 - ly0), fs * 1.1f);
-    for (double e = lx0; e <= lx1; e += 1) {  // decade grid
-        const ImVec2 s = to_screen(std::pow(10.0, e), std::pow(10.0, ly0));
-        dl->AddLine(ImVec2(s.x, a.y), ImVec2(s.x, b.y), th.grid);
-        if (static_cast<int>(e - lx0) % x_step != 0) continue;
-        std::snprintf(buf, sizeof buf, "%g", std::pow(10.0, e));
-        const float tw = ImGui::CalcTextSize(buf).x;
-        dl->AddText(ImVec2(std::min(s.x - tw * 0.5f, b.x - tw), b.y + 2), th.text_dim, buf);
-    }
-    for (double e = ly0; e <= ly1; e += 1) {
-        const ImVec2 s = to_screen(std::pow(10.0, lx0), std::pow(10.0, e));
-        dl->AddLine(ImVec2(a.x, s.y), ImVec2(b.x, s.y), th.grid);
-        if (static_cast<int>(e - ly0) % y_step != 0) continue;
-        std::snprintf(buf, sizeof buf, "%g", std::pow(10.0, e));
-        dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(buf).x - 4, s.y - fs * 0.5f), th.text_dim, buf);
-    }
-    if (y_reference > 0) {
-        const float y = to_screen(std::pow(10.0, lx0), y_reference).y;
-        dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), th.text_dim, 2.0f);
-    }
-    for (const auto& s : series) {
-        std::vector<ImVec2> pts;
-        for (std::size_t i = 0; i < s.x.size(); ++i)
-            if (s.x[i] > 0 && s.y[i] > 0) pts.push_back(to_screen(s.x[i], s.y[i]));
-        if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.colour, 0, th.line_thickness + 1);
-    }
-    // The y axis's name in the top-left corner, where a rising curve is not (at the bottom left
-    // it sat on the curve's start); each marker's label on a line of its own below it.
-    dl->AddText(ImVec2(a.x + 4, a.y + 2), th.text_dim, y_label);
-    float label_y = a.y + 2 + fs;
-    for (const auto& m : markers) {
-        if (m.x <= 0) continue;
-        const float x = to_screen(m.x, std::pow(10.0, ly0)).x;
-        dl->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), m.colour, 2.0f);
-        dl->AddText(ImVec2(std::min(x + 4, b.x - ImGui::CalcTextSize(m.label.c_str()).x), label_y), m.colour,
-                    m.label.c_str());
-        label_y += fs;
-    }
-    dl->AddText(ImVec2(a.x + (b.x - a.x - ImGui::CalcTextSize(x_label).x) * 0.5f, b.y + fs * 1.2f), th.text_dim,
-                x_label);
     ImGui::Dummy(size);
     ImGui::PopID();
 }
