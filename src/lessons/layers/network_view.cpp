@@ -5,28 +5,29 @@
 #include <cmath>
 #include <cstdio>
 
+#include "ui/geometry.hpp"
 #include "ui/theme.hpp"
 
 namespace m2m::ui {
 
 namespace {
 
+// One layer: its neurons' centres when they are drawn one by one, else a strip; either way the
+// column's extent, from `top` to `bottom` on its centre line.
 struct Column {
-    float x;
     bool strip;
-    std::vector<float> ys;  // neuron centres when drawn one by one
-    float top, bottom;      // strip extent
+    std::vector<glm::vec2> centres;
+    glm::vec2 top, bottom;
 };
 
 Column layout_column(int width, float x, float top, float bottom, float radius) {
-    Column c{x, width > max_drawn_neurons, {}, top, bottom};
-    const float mid = (top + bottom) * 0.5f;
+    Column c{width > max_drawn_neurons, {}, {x, top}, {x, bottom}};
     if (!c.strip) {
-        const float gap = std::min(radius * 3.0f, (bottom - top) / static_cast<float>(std::max(width, 1)));
-        const float start = mid - gap * static_cast<float>(width - 1) * 0.5f;
-        for (int i = 0; i < width; ++i) c.ys.push_back(start + gap * static_cast<float>(i));
-        c.top = c.ys.front() - radius;
-        c.bottom = c.ys.back() + radius;
+        const float gap = glm::min(radius * 3.0f, (bottom - top) / static_cast<float>(std::max(width, 1)));
+        const glm::vec2 first(x, glm::mix(top, bottom, 0.5f) - gap * static_cast<float>(width - 1) * 0.5f);
+        for (int i = 0; i < width; ++i) c.centres.push_back(first + glm::vec2(0.0f, gap * static_cast<float>(i)));
+        c.top = c.centres.front() - glm::vec2(0.0f, radius);
+        c.bottom = c.centres.back() + glm::vec2(0.0f, radius);
     }
     return c;
 }
@@ -39,6 +40,32 @@ ImU32 state_colour(const Theme& th, NeuronState s, ImU32 machine) {
     }
 }
 
+// Edges between two columns: a line each when both are drawn neuron by neuron and there are few;
+// else one translucent band stands for every edge between the two layers.
+void draw_edges(ImDrawList* dl, const Column& p, const Column& c, bool few, ImU32 edge) {
+    if (!p.strip && !c.strip && few) {
+        for (glm::vec2 from : p.centres)
+            for (glm::vec2 to : c.centres) dl->AddLine(to_im(from), to_im(to), edge, 1.0f);
+    } else {
+        dl->AddQuadFilled(to_im(p.top), to_im(c.top), to_im(c.bottom), to_im(p.bottom), fade(edge, 0.5f));
+    }
+}
+
+// A strip: filled up to the share of the layer that is done, the bright band above that what is
+// being computed right now. Square corners: a rounded rectangle is ~40 anti-aliased triangles, a
+// square one 2, and the widest network draws 54 strips a frame (it shows under software GL).
+void draw_strip(const Theme& th, ImDrawList* dl, const Column& c, float radius, bool input, int width, int done, int active,
+                ImU32 colour) {
+    const glm::vec2 half(radius * 1.6f * 0.5f, 0.0f);
+    const glm::vec2 s0 = c.top - half, s1 = c.bottom + half;
+    dl->AddRectFilled(to_im(s0), to_im(s1), input ? th.done_dim : th.idle);
+    if (input || width <= 0) return;
+    const float done_y = glm::mix(s0.y, s1.y, static_cast<float>(done) / static_cast<float>(width));
+    const float act_h = (s1.y - s0.y) * static_cast<float>(active) / static_cast<float>(width);
+    dl->AddRectFilled(to_im(s0), ImVec2(s1.x, done_y), fade(colour, 0.45f));
+    if (act_h > 0) dl->AddRectFilled(ImVec2(s0.x, done_y), ImVec2(s1.x, done_y + glm::max(act_h, 2.0f)), colour, 0.0f);
+}
+
 }  // namespace
 
 void draw_network(const Theme& th, const NetworkFrame& f, ImVec2 a, ImVec2 b, std::uint32_t colour) {
@@ -47,7 +74,7 @@ void draw_network(const Theme& th, const NetworkFrame& f, ImVec2 a, ImVec2 b, st
     if (n < 2) return;
     const float fs = ImGui::GetFontSize();
     const float top = a.y + fs * 0.3f, bottom = b.y - fs * 1.4f;
-    const float radius = std::clamp((bottom - top) / (max_drawn_neurons * 3.0f), 3.0f, fs * 0.7f);
+    const float radius = glm::clamp((bottom - top) / (max_drawn_neurons * 3.0f), 3.0f, fs * 0.7f);
     const float dx = (b.x - a.x - 2 * radius) / static_cast<float>(n - 1);
     std::vector<Column> cols;
     for (std::size_t l = 0; l < n; ++l)
@@ -55,16 +82,8 @@ void draw_network(const Theme& th, const NetworkFrame& f, ImVec2 a, ImVec2 b, st
 
     // Edges first, under the neurons.
     for (std::size_t l = 1; l < n; ++l) {
-        const Column &p = cols[l - 1], &c = cols[l];
-        const bool lit = f.active[l] > 0;
-        const ImU32 edge = lit ? fade(colour, 0.55f) : fade(th.grid, 0.6f);
-        if (!p.strip && !c.strip && f.widths[l - 1] * f.widths[l] <= max_drawn_edges) {
-            for (float y0 : p.ys)
-                for (float y1 : c.ys) dl->AddLine(ImVec2(p.x, y0), ImVec2(c.x, y1), edge, 1.0f);
-        } else {  // one translucent band stands for every edge between the two layers
-            dl->AddQuadFilled(ImVec2(p.x, p.top), ImVec2(c.x, c.top), ImVec2(c.x, c.bottom), ImVec2(p.x, p.bottom),
-                              fade(edge, 0.5f));
-        }
+        const ImU32 edge = f.active[l] > 0 ? fade(colour, 0.55f) : fade(th.grid, 0.6f);
+        draw_edges(dl, cols[l - 1], cols[l], f.widths[l - 1] * f.widths[l] <= max_drawn_edges, edge);
     }
     char buf[32];
     float label_w = 0;
@@ -75,36 +94,16 @@ void draw_network(const Theme& th, const NetworkFrame& f, ImVec2 a, ImVec2 b, st
     for (std::size_t l = 0; l < n; ++l) {
         const Column& c = cols[l];
         const bool input = l == 0;
-        if (!c.strip) {
-            for (std::size_t i = 0; i < c.ys.size(); ++i) {
-                const ImU32 fill = input ? th.done_dim : state_colour(th, f.states[l][i], colour);
-                dl->AddCircleFilled(ImVec2(c.x, c.ys[i]), radius, fill, 12);
-            }
-        } else {
-            // A strip: its filled height shows how much of the layer is done, the bright
-            // band how much is being computed right now.
-            const float w = radius * 1.6f;
-            const ImVec2 s0(c.x - w * 0.5f, c.top), s1(c.x + w * 0.5f, c.bottom);
-            // Square corners: a rounded rectangle is ~40 anti-aliased triangles, a square one 2, and
-            // the widest network draws 54 strips a frame (it shows under software GL).
-            dl->AddRectFilled(s0, s1, input ? th.done_dim : th.idle);
-            if (!input && f.widths[l] > 0) {
-                const float h = s1.y - s0.y;
-                const float done_h = h * static_cast<float>(f.done[l]) / static_cast<float>(f.widths[l]);
-                const float act_h = h * static_cast<float>(f.active[l]) / static_cast<float>(f.widths[l]);
-                dl->AddRectFilled(s0, ImVec2(s1.x, s0.y + done_h), fade(colour, 0.45f));
-                if (act_h > 0)
-                    dl->AddRectFilled(ImVec2(s0.x, s0.y + done_h), ImVec2(s1.x, s0.y + done_h + std::max(act_h, 2.0f)),
-                                      colour, 0.0f);
-            }
-        }
+        for (std::size_t i = 0; i < c.centres.size(); ++i)
+            dl->AddCircleFilled(to_im(c.centres[i]), radius, input ? th.done_dim : state_colour(th, f.states[l][i], colour), 12);
+        if (c.strip) draw_strip(th, dl, c, radius, input, f.widths[l], f.done[l], f.active[l], colour);
         // Width labels: every layer when they fit, else every k-th, and always the last (the
         // k-th before it is left out when it would sit closer to the last than k layers).
         std::snprintf(buf, sizeof buf, "%d", f.widths[l]);
         const float tw = ImGui::CalcTextSize(buf).x;
         const auto every = static_cast<std::size_t>(std::max(1, static_cast<int>(std::ceil((label_w + fs) / std::max(dx, 1.0f)))));
         if (l + 1 == n || (l % every == 0 && l + every < n))
-            dl->AddText(ImVec2(std::clamp(c.x - tw * 0.5f, a.x, b.x - tw), bottom + fs * 0.2f), th.text_dim, buf);
+            dl->AddText(ImVec2(std::clamp(c.top.x - tw * 0.5f, a.x, b.x - tw), bottom + fs * 0.2f), th.text_dim, buf);
     }
 }
 

@@ -9,15 +9,18 @@
 #include <vector>
 
 #include "m2m/core/rack/topology.hpp"
+#include "ui/geometry.hpp"
 #include "ui/item_registry.hpp"
 #include "ui/theme.hpp"
 
 namespace m2m::ui {
 
+/// An axis-aligned rectangle in screen pixels.
 struct Box {
-    ImVec2 min, max;
-    bool contains(ImVec2 p) const { return p.x >= min.x && p.x < max.x && p.y >= min.y && p.y < max.y; }
-    ImVec2 centre() const { return ImVec2((min.x + max.x) * 0.5f, (min.y + max.y) * 0.5f); }
+    glm::vec2 min, max;
+    bool contains(glm::vec2 p) const { return glm::all(glm::greaterThanEqual(p, min)) && glm::all(glm::lessThan(p, max)); }
+    glm::vec2 centre() const { return glm::mix(min, max, 0.5f); }
+    glm::vec2 size() const { return max - min; }
     float width() const { return max.x - min.x; }
     float height() const { return max.y - min.y; }
 };
@@ -47,7 +50,7 @@ struct RackLayout {
 RackLayout layout_rack(const core::ClusterShape& shape, ImVec2 a, ImVec2 b);
 
 /// One directed link as a polyline from its sending end to its receiving end (2 or 3 points).
-int link_points(const RackLayout& l, const core::Cluster& c, core::LinkId id, ImVec2 out[3]);
+int link_points(const RackLayout& l, const core::Cluster& c, core::LinkId id, glm::vec2 out[3]);
 
 enum class GpuMark : std::uint8_t { none, member, from, to };
 
@@ -58,8 +61,8 @@ struct RackPaint {
     std::vector<float> lit_from, lit_to;   ///< per link: the stretch carrying data now, 0..1 from its sending end
     std::vector<GpuMark> gpu_mark;         ///< per GPU
     std::vector<float> gpu_fill;           ///< per GPU: share of a tensor it holds, 0..1; < 0 for none
-    std::vector<ImVec2> heads;             ///< the front of each tensor still on its way
-    std::vector<ImVec2> pulses;            ///< small marks moving along lit stretches while bytes flow
+    std::vector<glm::vec2> heads;          ///< the front of each tensor still on its way
+    std::vector<glm::vec2> pulses;         ///< small marks moving along lit stretches while bytes flow
     int hovered = -1;                      ///< GPU under the mouse, outlined; -1 for none
     bool tags_inward = false;              ///< "from"/"to" tags on the NVSwitch side, not the NIC side
     void reset(const core::Cluster& c);
