@@ -1,4 +1,7 @@
 // The soak test's monkey: which input comes next, from a seed alone (see monkey.hpp).
+//
+// [SECTION] what it presses and types   [SECTION] describing a frame   [SECTION] random choices
+// [SECTION] planning actions   [SECTION] the next frame
 #include "app/monkey.hpp"
 
 #include <GLFW/glfw3.h>  // key codes only; nothing here calls GLFW
@@ -7,6 +10,8 @@
 #include <cstdio>
 
 namespace m2m::app {
+
+// [SECTION] what it presses and types -------------------------------------------------------
 
 namespace {
 
@@ -52,6 +57,8 @@ constexpr int count(const T (&)[N]) {
 
 }  // namespace
 
+// [SECTION] describing a frame --------------------------------------------------------------
+
 std::string describe(const MonkeyFrame& f) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "%d mouse=%.1f,%.1f%s%s", f.index, static_cast<double>(f.mouse_x),
@@ -76,6 +83,8 @@ std::string describe(const MonkeyFrame& f) {
     if (f.sample_rss) s += " sample";
     return s;
 }
+
+// [SECTION] random choices ------------------------------------------------------------------
 
 Monkey::Monkey(std::uint64_t seed, int frames, int lessons, int home_w, int home_h)
     : m_rng(seed),
@@ -152,6 +161,8 @@ std::string Monkey::typed_text() {
     for (int i = 0; i < n; ++i) s += static_cast<char>(pick(0x20, 0x7e));
     return s;
 }
+
+// [SECTION] planning actions ----------------------------------------------------------------
 
 void Monkey::plan_settle() {
     // Memory is compared in the same state each time: nothing held, scale 1, not fullscreen,
@@ -355,6 +366,8 @@ void Monkey::plan_blur() {  // the window loses focus (keys held are dropped), t
     f.focus = 1;
     m_queue.push_back(f);
 }
+
+// [SECTION] the next frame ------------------------------------------------------------------
 
 MonkeyFrame Monkey::next(const MonkeyView& view) {
     const int i = m_frame;

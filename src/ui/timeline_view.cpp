@@ -1,5 +1,7 @@
 // The shared timeline (Gantt) widget: rows of bars on one time axis, drawn with a handful of
 // rectangles per row whatever the number of bars (narrow bars merge), cheap under software GL.
+//
+// [SECTION] bar kinds   [SECTION] lanes and axis   [SECTION] the widget   [SECTION] legend
 #include "ui/timeline_view.hpp"
 
 #include <algorithm>
@@ -12,6 +14,8 @@
 #include "m2m/core/engine/text.hpp"
 
 namespace m2m::ui {
+
+// [SECTION] bar kinds -----------------------------------------------------------------------
 
 ImU32 bar_kind_colour(const Theme& th, BarKind kind) {
     switch (kind) {
@@ -35,6 +39,8 @@ const char* bar_kind_name(BarKind kind) {
     }
     return "?";
 }
+
+// [SECTION] lanes and axis ------------------------------------------------------------------
 
 namespace {
 
@@ -131,6 +137,8 @@ void draw_axis(const Theme& th, ImDrawList* dl, const TimelineContext& ctx, floa
 }
 
 }  // namespace
+
+// [SECTION] the widget ----------------------------------------------------------------------
 
 float timeline_height(int rows, const TimelineOptions& options) {
     return static_cast<float>(rows) * row_height_of(options) + axis_height();
@@ -239,6 +247,8 @@ TimelineResult draw_timeline(const View& view, const char* id, const std::vector
     ImGui::PopID();
     return res;
 }
+
+// [SECTION] legend --------------------------------------------------------------------------
 
 namespace {
 float legend_entry_width(const LegendEntry& e) {

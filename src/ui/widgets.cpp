@@ -1,4 +1,7 @@
 // Shared widgets drawn with ImGui's draw lists: cheap under software GL (few vertices each).
+//
+// [SECTION] readouts   [SECTION] layouts for narrow panels   [SECTION] markers, tooltips, text
+// [SECTION] playback and time bars   [SECTION] log-log plot
 #include "ui/widgets.hpp"
 
 #include <algorithm>
@@ -11,6 +14,8 @@
 #include "ui/view.hpp"
 
 namespace m2m::ui {
+
+// [SECTION] readouts ------------------------------------------------------------------------
 
 namespace {
 ImFont* big_font() { return ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr; }
@@ -46,6 +51,8 @@ void readouts(const Theme& th, const std::vector<Readout>& items, float gap) {
     }
 }
 
+// [SECTION] layouts for narrow panels -------------------------------------------------------
+
 void same_line_if_fits(float w, float spacing) {
     const float sp = spacing < 0 ? ImGui::GetStyle().ItemSpacing.x : spacing;
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
@@ -73,6 +80,8 @@ LabelFit fit_label(const char* label, float share) {
     return {std::string("##") + label, avail};
 }
 
+// [SECTION] markers, tooltips, text ---------------------------------------------------------
+
 void sources_marker(const std::string& text, Beside place) {
     if (place == Beside::if_fits) same_line_if_fits(ImGui::CalcTextSize("(sources)").x);
     else if (place == Beside::yes) ImGui::SameLine();
@@ -93,6 +102,8 @@ void text_wrapped_coloured(ImU32 colour, const std::string& text) {
     ImGui::TextWrapped("%s", text.c_str());
     ImGui::PopStyleColor();
 }
+
+// [SECTION] playback and time bars ----------------------------------------------------------
 
 bool playback_controls(ItemRegistry& items, Playback& pb) {
     bool changed = false;
@@ -153,6 +164,8 @@ void time_bar(const View& view, const char* label, double cursor, double finish,
                 th.text, right_text.c_str());
     ImGui::Dummy(ImVec2(label_w + w + text_w, height));
 }
+
+// [SECTION] log-log plot --------------------------------------------------------------------
 
 namespace {
 

@@ -1,5 +1,7 @@
 // "Explain it back" panel: the question and the answer box on the left; on the right the checklist
 // of ideas, hints for the missing ones, facts from the student's own runs and a model answer.
+//
+// [SECTION] text helpers   [SECTION] the answer   [SECTION] drawing   [SECTION] scenario and status
 #include "lessons/explain/explain_panel.hpp"
 
 #include <imgui.h>
@@ -16,6 +18,8 @@
 #include "ui/widgets.hpp"
 
 namespace m2m::lessons {
+
+// [SECTION] text helpers --------------------------------------------------------------------
 
 namespace {
 
@@ -134,6 +138,8 @@ std::string quoted(const std::string& s) { return "you wrote \xe2\x80\x9c" + s +
 
 }  // namespace
 
+// [SECTION] the answer ----------------------------------------------------------------------
+
 const LessonInfo ExplainPanel::info = {
     "explain",
     "4 \xc2\xb7 Explain it back",
@@ -169,6 +175,8 @@ const std::vector<std::string>& ExplainPanel::run_sentences() {
     }
     return m_run_sentences;
 }
+
+// [SECTION] drawing -------------------------------------------------------------------------
 
 // Wide windows: controls on the left, feedback on the right. Narrow ones (a projector at 1024x768
 // and a large scale): the question and a smaller answer box on top, the feedback below, and
@@ -326,6 +334,8 @@ void ExplainPanel::draw_footer(bool with_submit) {
     }
     m_ctx.items.note("model_answer_button");
 }
+
+// [SECTION] scenario and status -------------------------------------------------------------
 
 nlohmann::json ExplainPanel::save_state() const {
     return {{"answer", m_answer}, {"submitted", submitted() && !m_changed}, {"model_answer_shown", m_show_model}};

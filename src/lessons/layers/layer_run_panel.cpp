@@ -1,7 +1,8 @@
 // Lesson 1's panel: controls on the left; on the right both machines running the same network,
 // their clocks on one axis, the lesson's readouts and the speedup against layer width.
 //
-// [SECTION] set-up and recompute   [SECTION] frame state   [SECTION] drawing   [SECTION] status
+// [SECTION] set-up and recompute   [SECTION] frame state   [SECTION] drawing
+// [SECTION] scenario, CSV and words   [SECTION] status
 #include "lessons/layers/layer_run_panel.hpp"
 
 #include <imgui.h>
@@ -442,7 +443,7 @@ void LayerRunPanel::draw_plot(float height) {
     if (m_setup.mode == core::TimingMode::hardware) ui::text_wrapped_coloured(th.text_dim, m_story.crossover);
 }
 
-// [SECTION] scenario, CSV and words ------------------------------------------------------------
+// [SECTION] scenario, CSV and words ---------------------------------------------------------
 
 nlohmann::json LayerRunPanel::save_state() const {
     return {{"mode", m_setup.mode == core::TimingMode::lesson ? "lesson" : "hardware"},

@@ -4,7 +4,7 @@
 //
 // [SECTION] set-up and recompute   [SECTION] frame state   [SECTION] controls
 // [SECTION] GPU drawings   [SECTION] the step   [SECTION] words and prompt   [SECTION] predict, then reveal
-// [SECTION] status
+// [SECTION] status and saved state
 #include "lessons/split/split_panel.hpp"
 
 #include <imgui.h>
@@ -859,7 +859,7 @@ void SplitPanel::draw_reveal() {
     ImGui::Separator();
 }
 
-// [SECTION] status and saved state ---------------------------------------------------------
+// [SECTION] status and saved state ----------------------------------------------------------
 
 nlohmann::json SplitPanel::save_state() const {
     return {{"strategy", std::string(core::strategy_name(m_setup.strategy))},
