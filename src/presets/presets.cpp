@@ -129,8 +129,6 @@ SystemPreset parse_system(const json& e, std::size_t index) {
                          "derived: Gb/s / 8 x the achievable share"});
     ib.latency_s = r.figure("network_latency_us", "Network send latency (NIC + first switch)", "us") * 1e-6;
     p.spec.switch_latency_s = r.figure("switch_latency_us", "Each further switch (spine, far leaf)", "us") * 1e-6;
-    p.spec.collective_base_latency_s =
-        r.figure("collective_base_latency_us", "Collective base latency (once per collective)", "us", true, true) * 1e-6;
     read_nccl_facts(r, p);
     std::string src;
     for (const auto& f : p.figures) src += f.label + ": " + f.value + " (" + f.source + ")\n";

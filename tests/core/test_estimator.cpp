@@ -362,9 +362,11 @@ TEST_CASE("collective times are Lesson 2's ring collectives on the layout's GPUs
     tp.bytes = static_cast<core::Bytes>(bytes);
     CHECK(links.tp_collective_s(core::CollectiveOp::all_reduce, bytes) ==
           Approx(core::run_collective(cluster, tp).time_s));
-    // Ring all-reduce: 2 (n-1)/n x S / bandwidth plus latencies; A100 NVLink at NCCL's 240 GB/s.
+    // NCCL's cost for the same group (Lesson 2's collective_cost): ring Simple, 56 us of latency
+    // plus 2 (n-1)/n x S at the 240 GB/s of A100 NVLink.
     CHECK(links.tp_collective_s(core::CollectiveOp::all_reduce, bytes) ==
-          Approx(2.0 * 7 / 8 * bytes / 240e9).epsilon(0.05));
+          Approx(core::collective_cost(s.system, core::first_gpus_group(8, 8), core::CollectiveOp::all_reduce, bytes).time_s)
+              .epsilon(0.05));
     // The linear mode the search uses agrees with the exact one.
     core::LayoutLinks fast(s, core::LayoutLinks::Mode::linear);
     CHECK(fast.dp_collective_s(core::CollectiveOp::all_reduce, 5e9) ==

@@ -230,6 +230,23 @@ double NcclModel::latency_s(CollectiveAlgorithm a, CollectiveProtocol p) const {
     return m_latency_us[ai(a)][pi(p)] * 1e-6;
 }
 
+NcclModel::LatencyParts NcclModel::latency_parts(CollectiveAlgorithm a, CollectiveProtocol p) const {
+    LatencyParts out;
+    if (a == CollectiveAlgorithm::p2p) {
+        out.base_s = m_t.base_latency_us[ai(CollectiveAlgorithm::ring)][pi(p)] * 1e-6;
+        (m_group.nodes > 1 ? out.network_hop_s : out.nvlink_hop_s) = latency_s(a, p) - out.base_s;
+        return out;
+    }
+    out.base_s = a == CollectiveAlgorithm::nvls ? 0.0 : m_t.base_latency_us[ai(a)][pi(p)] * 1e-6;
+    out.nvlink_hop_s = m_t.hop_latency_us[hw_nvlink][ai(a)][pi(p)] * 1e-6;
+    const bool one_per_node = m_group.gpus == m_group.nodes && m_t.one_per_node_tree_latency;
+    out.network_hop_s = m_t.hop_latency_us[hw_net][ai(one_per_node ? CollectiveAlgorithm::tree : a)][pi(p)] * 1e-6;
+    if (a == CollectiveAlgorithm::ring && m_group.nodes > 1)
+        out.nvlink_hop_s = std::max(out.nvlink_hop_s, (m_host == HostCpu::amd ? 2e-6 : 1e-6) *
+                                                          (p == CollectiveProtocol::simple ? 3.0 : 1.0));
+    return out;
+}
+
 double NcclModel::bandwidth(CollectiveAlgorithm a, CollectiveProtocol p) const { return m_bandwidth_GBps[ai(a)][pi(p)]; }
 
 // [SECTION] choosing -------------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
-// The collectives' names, nccl-tests' bus-bandwidth factors, and who takes part in a collective.
+// The collectives' names, nccl-tests' bus-bandwidth factors, who takes part in a collective, and
+// NCCL's cost over a range of sizes.
 #include "m2m/core/rack/collective_cost.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace m2m::core {
 
@@ -69,6 +71,42 @@ CollectiveGroup first_gpus_group(std::uint32_t gpus, std::uint32_t node_size) {
     out.gpus = gpus;
     out.gpus_per_node = std::min(gpus, std::max(node_size, 1u));
     out.nodes = out.gpus_per_node ? (gpus + out.gpus_per_node - 1) / out.gpus_per_node : 0;
+    return out;
+}
+
+// [SECTION] sweeps -------------------------------------------------------------------------------------
+
+CollectiveSweep sweep_collective(const SystemSpec& system, const CollectiveGroup& group, CollectiveOp op,
+                                 double from_bytes, double to_bytes) {
+    CollectiveSweep out;
+    out.op = op;
+    out.group = group;
+    const NcclModel model(system, group, op);
+    for (double s = std::max(from_bytes, 1.0); s <= to_bytes * (1 + 1e-12); s *= 2) out.sizes.push_back(s);
+    if (group.gpus < 2) return out;
+    out.algorithms = model.algorithms();
+    out.curves.resize(out.algorithms.size());
+    out.latency_floor_s = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < out.algorithms.size(); ++i) {
+        const CollectiveChoice only{out.algorithms[i], std::nullopt};
+        for (double s : out.sizes) out.curves[i].push_back(model.best(s, only));
+        for (CollectiveProtocol p : all_protocols)
+            if (model.available(out.algorithms[i], p))
+                out.latency_floor_s = std::min(out.latency_floor_s, model.latency_s(out.algorithms[i], p));
+    }
+    for (double s : out.sizes) out.picks.push_back(model.best(s));
+    // The first size whose pick spends as long on bytes as on latency; the crossing lies between
+    // it and the size before, where that pick's latency equals its bytes / bandwidth.
+    for (std::size_t i = 0; i < out.picks.size(); ++i) {
+        const CollectiveCost& c = out.picks[i];
+        if (c.bandwidth_GBps <= 0 || out.sizes[i] / (c.bandwidth_GBps * 1e9) < c.latency_s) continue;
+        const double lo = i > 0 ? out.sizes[i - 1] : out.sizes[i];
+        out.crossover_bytes = i > 0 ? std::clamp(c.latency_s * c.bandwidth_GBps * 1e9, lo, out.sizes[i]) : 0.0;
+        break;
+    }
+    out.nvlink_ceiling_GBps = system.nvlink.effective_GBps();
+    // Across nodes each member leaves through its own NIC: a node's members share as many.
+    if (group.nodes > 1) out.network_ceiling_GBps = group.gpus_per_node * system.infiniband.effective_GBps();
     return out;
 }
 

@@ -1,89 +1,34 @@
-// Ring collectives as link transfers: one lock-step ring step on the scheduler, times the step count.
+// Collectives on the scheduler: NCCL's choice, its latency where NCCL charges it, and the bytes as
+// sends on the links (one lock-step ring step scheduled and multiplied, or one tree/NVLS stream).
 //
-// [SECTION] the ring   [SECTION] running a collective   [SECTION] what the lesson says
+// [SECTION] ring arithmetic   [SECTION] setting up   [SECTION] running a collective   [SECTION] in a caller's graph
 #include "m2m/core/rack/collectives.hpp"
-#include "m2m/core/engine/text.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
 
+#include "collective_plan.hpp"
+
 namespace m2m::core {
 
-// [SECTION] the ring --------------------------------------------------------------------------
-
-namespace {
-
-constexpr double ps_to_s = 1.0 / picoseconds_per_second;
-
-void check(const Cluster& cluster, const CollectiveSetup& setup) {
-    if (setup.group.empty()) throw std::invalid_argument("a collective needs a group of at least 1 GPU");
-    if (setup.bytes < 0) throw std::invalid_argument("a collective needs bytes >= 0");
-    if (setup.rings == 0) throw std::invalid_argument("a collective needs at least 1 ring");
-    std::vector<char> seen(cluster.gpu_count(), 0);
-    for (GpuId g : setup.group) {
-        if (!cluster.contains(g))
-            throw std::out_of_range("GPU " + std::to_string(g) + " is not in the cluster (GPUs 0 to " +
-                                    std::to_string(cluster.gpu_count() - 1) + ")");
-        if (seen[g]) throw std::invalid_argument("GPU " + std::to_string(g) + " appears twice in the group");
-        seen[g] = 1;
-    }
-}
-
-// Ring r: the group's order with every run of same-node GPUs rotated left by r, so the ring
-// enters and leaves each node through different GPUs (and NICs) from one ring to the next.
-// Rotating a whole one-node ring gives the same cycle, so single-node rings are all alike.
-std::vector<GpuId> ring_order(const Cluster& cluster, const std::vector<GpuId>& group, std::uint32_t ring) {
-    std::vector<GpuId> order(group);
-    if (ring == 0) return order;
-    for (std::size_t begin = 0; begin < order.size();) {
-        std::size_t end = begin + 1;
-        while (end < order.size() && cluster.node_of(order[end]) == cluster.node_of(order[begin])) ++end;
-        const std::size_t len = end - begin;
-        std::rotate(order.begin() + static_cast<std::ptrdiff_t>(begin),
-                    order.begin() + static_cast<std::ptrdiff_t>(begin + ring % len),
-                    order.begin() + static_cast<std::ptrdiff_t>(end));
-        begin = end;
-    }
-    return order;
-}
-
-struct Send {
-    std::uint32_t ring;
-    std::uint32_t position;
-    Route route;
-};
-
-// Every send of one step, ring by ring, position by position.
-std::vector<Send> step_sends(const Cluster& cluster, const CollectiveSetup& setup) {
-    const std::size_t n = setup.group.size();
-    std::vector<Send> sends;
-    if (n < 2) return sends;
-    sends.reserve(n * setup.rings);
-    for (std::uint32_t r = 0; r < setup.rings; ++r) {
-        const std::vector<GpuId> order = ring_order(cluster, setup.group, r);
-        for (std::size_t i = 0; i < n; ++i)
-            sends.push_back({r, static_cast<std::uint32_t>(i), cluster.route(order[i], order[(i + 1) % n])});
-    }
-    return sends;
-}
-
-double chunk_bytes(const CollectiveSetup& setup) {
-    return static_cast<double>(setup.bytes) / (static_cast<double>(setup.group.size()) * setup.rings);
-}
-
-}  // namespace
+// [SECTION] ring arithmetic --------------------------------------------------------------------------
 
 std::size_t ring_step_count(CollectiveOp op, std::size_t n) {
     if (n < 2) return 0;
-    return op == CollectiveOp::all_reduce ? 2 * (n - 1) : n - 1;
+    switch (op) {
+    case CollectiveOp::all_reduce: return 2 * (n - 1);
+    case CollectiveOp::all_gather:
+    case CollectiveOp::reduce_scatter: return n - 1;
+    default: return 1;  // broadcast streams down the ring; all-to-all is one round of sends
+    }
 }
 
 bool ring_step_reduces(CollectiveOp op, std::size_t n, std::size_t step) {
     switch (op) {
     case CollectiveOp::reduce_scatter: return true;
-    case CollectiveOp::all_gather: return false;
     case CollectiveOp::all_reduce: return step + 1 < n;
     default: return false;
     }
@@ -105,89 +50,163 @@ std::vector<GpuId> first_gpus(std::uint32_t n) {
     return out;
 }
 
-// [SECTION] running a collective -----------------------------------------------------------------
+std::uint32_t default_rings(const Cluster& cluster, const std::vector<GpuId>& group) {
+    const CollectiveGroup g = collective_group(cluster, group);
+    return g.nodes > 1 ? g.gpus_per_node : 1;
+}
+
+// [SECTION] setting up ---------------------------------------------------------------------------------
+
+namespace {
+
+constexpr double ps_to_s = 1.0 / picoseconds_per_second;
+
+void check(const Cluster& cluster, const CollectiveSetup& setup) {
+    if (setup.group.empty()) throw std::invalid_argument("a collective needs a group of at least 1 GPU");
+    if (setup.bytes < 0) throw std::invalid_argument("a collective needs bytes >= 0");
+    std::vector<char> seen(cluster.gpu_count(), 0);
+    for (GpuId g : setup.group) {
+        if (!cluster.contains(g))
+            throw std::out_of_range("GPU " + std::to_string(g) + " is not in the cluster (GPUs 0 to " +
+                                    std::to_string(cluster.gpu_count() - 1) + ")");
+        if (seen[g]) throw std::invalid_argument("GPU " + std::to_string(g) + " appears twice in the group");
+        seen[g] = 1;
+    }
+}
+
+// Everything but the scheduling: NCCL's choice and cost, the sends of one step, the share of
+// the wires they get, and where the latency goes.
+struct Prepared {
+    CollectiveResult result;
+    detail::CollectivePlan plan;
+    SimTime base_ps = 0;
+    SimTime step_latency_ps = 0;
+};
+
+// The share of the links NCCL's bandwidth amounts to: its bandwidth time for the bytes over the
+// fluid bound of the same algorithm on the wires, with NCCL's own channel count.
+double efficiency_of(const Cluster& cluster, const CollectiveSetup& setup, const detail::CollectivePlan& plan,
+                     const CollectiveCost& cost, std::uint32_t rings) {
+    if (setup.bytes < 1 || cost.bandwidth_GBps <= 0) return 1.0;
+    const double nccl_s = static_cast<double>(setup.bytes) / (cost.bandwidth_GBps * 1e9);
+    const std::uint32_t nccl_rings = default_rings(cluster, setup.group);
+    const bool as_nccl = cost.algorithm != CollectiveAlgorithm::ring || rings == nccl_rings;
+    const detail::CollectivePlan nccl_plan =
+        as_nccl ? detail::CollectivePlan{} : detail::plan_collective(cluster, setup, cost.algorithm, nccl_rings);
+    const detail::CollectivePlan& ref = as_nccl ? plan : nccl_plan;
+    const double fluid_s = static_cast<double>(ref.steps) * detail::fluid_step_seconds(cluster, ref.sends);
+    return std::clamp(fluid_s / nccl_s, 1e-6, 1.0);
+}
+
+// Where NCCL's latency goes: the base once (the ring's x1.4 plateau scales it too), then each
+// ring step's even share, or a tree's and NVLS's whole wave before its stream.
+void place_latency(Prepared& p, const NcclModel& model) {
+    CollectiveResult& r = p.result;
+    const NcclModel::LatencyParts parts = model.latency_parts(r.algorithm, r.protocol);
+    const double plateau = r.nccl.latency_s / std::max(model.latency_s(r.algorithm, r.protocol), 1e-30);
+    p.base_ps = picoseconds_from_seconds(parts.base_s * plateau);
+    const double rest_s = std::max(r.nccl.latency_s - parts.base_s * plateau, 0.0);
+    p.step_latency_ps = picoseconds_from_seconds(rest_s / static_cast<double>(p.plan.steps));
+    const CollectiveGroup& g = model.group();
+    if (r.algorithm == CollectiveAlgorithm::tree || r.algorithm == CollectiveAlgorithm::nvls ||
+        r.algorithm == CollectiveAlgorithm::nvls_tree) {
+        const auto tree_hops = static_cast<std::uint32_t>(std::floor(std::log2(static_cast<double>(g.nodes))));
+        r.wave = detail::latency_wave(r.algorithm, parts, g.gpus / g.nodes - 1, tree_hops, rest_s);
+    }
+}
+
+Prepared prepare(const Cluster& cluster, const CollectiveSetup& setup) {
+    check(cluster, setup);
+    Prepared p;
+    CollectiveResult& r = p.result;
+    r.op = setup.op;
+    r.gpus = setup.group.size();
+    r.bytes = setup.bytes;
+    const NcclModel model(cluster.system(), collective_group(cluster, setup.group), setup.op);
+    r.nodes = model.group().nodes;
+    r.group = model.group();
+    r.nccl = model.best(static_cast<double>(setup.bytes), setup.choice);  // throws when NCCL cannot run it
+    r.algorithm = r.nccl.algorithm;
+    r.protocol = r.nccl.protocol;
+    if (r.gpus < 2) return p;
+    const std::uint32_t rings = setup.rings ? setup.rings : default_rings(cluster, setup.group);
+    p.plan = detail::plan_collective(cluster, setup, r.algorithm, rings);
+    r.rings = p.plan.channels;
+    r.steps = p.plan.steps;
+    r.chunk_bytes = p.plan.chunk_bytes;
+    r.efficiency = efficiency_of(cluster, setup, p.plan, r.nccl, rings);
+    place_latency(p, model);
+    r.bottleneck_GBps = std::numeric_limits<double>::infinity();
+    r.slowest = LinkType::nvlink;
+    for (const auto& s : p.plan.sends) {
+        r.bottleneck_GBps = std::min(r.bottleneck_GBps, s.route.bandwidth_GBps);
+        if (s.route.type == LinkType::infiniband) r.slowest = LinkType::infiniband;
+    }
+    return p;
+}
+
+}  // namespace
+
+// [SECTION] running a collective -------------------------------------------------------------------------
 
 CollectiveResult run_collective(const Cluster& cluster, const CollectiveSetup& setup) {
-    check(cluster, setup);
-    CollectiveResult out;
-    out.op = setup.op;
-    out.gpus = setup.group.size();
-    out.bytes = setup.bytes;
-    out.rings = setup.rings;
-    {
-        std::vector<std::uint32_t> nodes;
-        nodes.reserve(setup.group.size());
-        for (GpuId g : setup.group) nodes.push_back(cluster.node_of(g));
-        std::sort(nodes.begin(), nodes.end());
-        out.nodes = static_cast<std::uint32_t>(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
-    }
-    out.steps = ring_step_count(setup.op, out.gpus);
+    Prepared p = prepare(cluster, setup);
+    CollectiveResult& out = p.result;
     if (out.steps == 0) return out;  // a group of one GPU has nothing to send
-    out.chunk_bytes = chunk_bytes(setup);
 
-    // One step: every GPU of every ring sends one chunk to its successor, all ready at 0.
-    std::vector<Send> sends = step_sends(cluster, setup);
+    // One step's sends, all ready when its latency has passed.
     WorkGraph g;
-    g.reserve(sends.size(), 0);
+    g.reserve(p.plan.sends.size(), 0);
     LinkPools pools(cluster, g);
-    out.bottleneck_GBps = std::numeric_limits<double>::infinity();
-    out.slowest = LinkType::nvlink;
-    for (const Send& s : sends) {
-        add_transfer(pools, s.route, out.chunk_bytes);
-        out.bottleneck_GBps = std::min(out.bottleneck_GBps, s.route.bandwidth_GBps);
-        if (s.route.type == LinkType::infiniband) out.slowest = LinkType::infiniband;
-    }
+    for (const auto& s : p.plan.sends) detail::add_wire(pools, s, out.efficiency);
     const Timeline step = schedule(g);
 
-    // The lock-step model joins all sends before the next step, and the next step is the
-    // same graph on links that are all idle again: the whole collective is exactly
-    // base + steps x (one step's makespan), the value add_collective's full graph yields.
-    const SimTime base_ps = picoseconds_from_seconds(cluster.system().collective_base_latency_s);
-    const SimTime total_ps = base_ps + static_cast<SimTime>(out.steps) * step.makespan;
-    out.base_latency_s = static_cast<double>(base_ps) * ps_to_s;
-    out.step_s = static_cast<double>(step.makespan) * ps_to_s;
+    // Lock-step: the next ring step is the same graph on links that are all idle again, so
+    // the whole collective is exactly base + steps x (latency + one step's makespan), what
+    // add_collective's full graph yields.
+    const SimTime step_ps = p.step_latency_ps + step.makespan;
+    const SimTime total_ps = p.base_ps + static_cast<SimTime>(out.steps) * step_ps;
+    out.base_latency_s = static_cast<double>(p.base_ps) * ps_to_s;
+    out.step_latency_s = static_cast<double>(p.step_latency_ps) * ps_to_s;
+    out.step_wire_s = static_cast<double>(step.makespan) * ps_to_s;
+    out.step_s = static_cast<double>(step_ps) * ps_to_s;
     out.time_s = static_cast<double>(total_ps) * ps_to_s;
     out.algbw_GBps = static_cast<double>(setup.bytes) / out.time_s / 1e9;  // nccl-tests: algbw = S / t
     out.busbw_GBps = out.algbw_GBps * busbw_factor(setup.op, out.gpus);
 
-    out.sends.reserve(sends.size());
-    for (std::size_t i = 0; i < sends.size(); ++i) {
-        const Send& s = sends[i];
-        RingSend rs;
-        rs.ring = s.ring;
-        rs.position = s.position;
-        rs.from = s.route.from;
-        rs.to = s.route.to;
-        rs.type = s.route.type;
-        rs.hops = s.route.hops();
-        rs.start_s = static_cast<double>(step.runs[i].start) * ps_to_s;
-        rs.end_s = static_cast<double>(step.runs[i].end) * ps_to_s;
-        out.sends.push_back(rs);
+    out.sends.reserve(p.plan.sends.size());
+    for (std::size_t i = 0; i < p.plan.sends.size(); ++i) {
+        const auto& s = p.plan.sends[i];
+        out.sends.push_back({s.channel, s.position, s.role, s.route.from, s.route.to, s.route.type, s.route.hops(), s.bytes,
+                             static_cast<double>(step.runs[i].start) * ps_to_s,
+                             static_cast<double>(step.runs[i].end) * ps_to_s});
     }
     return out;
 }
 
+// [SECTION] in a caller's graph ---------------------------------------------------------------------------
+
 CollectiveTasks add_collective(LinkPools& pools, const CollectiveSetup& setup) {
-    const Cluster& cluster = pools.cluster();
-    check(cluster, setup);
+    const Prepared p = prepare(pools.cluster(), setup);
     WorkGraph& g = pools.graph();
-    const std::size_t steps = ring_step_count(setup.op, setup.group.size());
-    const std::vector<Send> sends = step_sends(cluster, setup);
-    const double chunk = steps ? chunk_bytes(setup) : 0.0;
-    g.reserve(g.task_count() + 2 + steps * (sends.size() + 1), g.edges().size() + 1 + 2 * steps * sends.size());
+    const std::size_t steps = p.result.steps;
+    const std::size_t sends = p.plan.sends.size();
+    g.reserve(g.task_count() + 2 + steps * (sends + 2), g.edges().size() + 1 + steps * (2 * sends + 2));
 
     CollectiveTasks out;
     out.start = g.add_join();
     TaskId prev = out.start;
     if (steps > 0) {
-        prev = g.add_task(picoseconds_from_seconds(cluster.system().collective_base_latency_s), {});
+        prev = g.add_task(p.base_ps, {});
         g.add_dependency(out.start, prev);
     }
-    std::vector<TaskId> tasks(sends.size());
+    std::vector<TaskId> tasks(sends);
     for (std::size_t k = 0; k < steps; ++k) {
-        for (std::size_t i = 0; i < sends.size(); ++i) {
-            tasks[i] = add_transfer(pools, sends[i].route, chunk);
-            g.add_dependency(prev, tasks[i]);
+        const TaskId wait = g.add_task(p.step_latency_ps, {});
+        g.add_dependency(prev, wait);
+        for (std::size_t i = 0; i < sends; ++i) {
+            tasks[i] = detail::add_wire(pools, p.plan.sends[i], p.result.efficiency);
+            g.add_dependency(wait, tasks[i]);
         }
         const TaskId join = g.add_join();
         for (TaskId t : tasks) g.add_dependency(t, join);
@@ -196,92 +215,6 @@ CollectiveTasks add_collective(LinkPools& pools, const CollectiveSetup& setup) {
     }
     out.finish = prev;
     return out;
-}
-
-// [SECTION] what the lesson says -------------------------------------------------------------------
-
-namespace {
-
-// Where a ring collective's time goes: all on NVLink, or waiting for InfiniBand (and how long the
-// NVLink wires sit idle meanwhile). `crossings`: sends of one ring that leave their node.
-std::string collective_verdict(const Cluster& cluster, const CollectiveResult& r, const CollectiveStory& st,
-                               std::size_t crossings) {
-    const SystemSpec& sys = cluster.system();
-    if (r.slowest != LinkType::infiniband)
-        return "All " + std::to_string(r.gpus) + " GPUs sit in one node, so every send of every step is NVLink: each "
-               "of the " + std::to_string(r.steps) + " steps takes " + format_seconds(r.step_s) + " and the busbw of " +
-               st.busbw + " is close to NVLink's " + format_rate_GBps(sys.nvlink.effective_GBps()) + ".";
-    const std::string ring = r.rings == 1 ? "The ring" : "Each ring";
-    const std::string leaves = ring + " leaves a node " + std::to_string(crossings) +
-                               (crossings == 1 ? " time" : " times") + " over " + sys.infiniband.name;
-    // Balanced when the InfiniBand sends take less than a quarter longer than the NVLink ones.
-    if (st.nvlink_sends_end_s > 0 && st.infiniband_sends_end_s < 1.25 * st.nvlink_sends_end_s)
-        return leaves + ", but with " + std::to_string(r.rings) + " rings on " + std::to_string(r.rings) +
-               " NICs per node the InfiniBand sends (" + format_seconds(st.infiniband_sends_end_s) +
-               ") take about as long as the NVLink ones (" + format_seconds(st.nvlink_sends_end_s) +
-               "): neither wire waits for long, and busbw reaches " + st.busbw + ".";
-    std::string verdict = leaves + ", and every step waits for its slowest send";
-    if (st.nvlink_sends_end_s > 0) {
-        const double idle_share = 1.0 - st.nvlink_sends_end_s / r.step_s;
-        verdict += ": the NVLink sends are done after " + format_seconds(st.nvlink_sends_end_s) +
-                   ", the InfiniBand ones after " + format_seconds(st.infiniband_sends_end_s) +
-                   ", so the NVLink wires sit idle " + format_percent(std::max(idle_share, 0.0), 0) + " of the time";
-    }
-    return verdict + ". busbw " + st.busbw + " is set by InfiniBand, not by NVLink's " +
-           format_rate_GBps(sys.nvlink.effective_GBps()) + ".";
-}
-
-// What more rings would change: nothing inside a node; one per NIC across nodes, as NCCL runs them.
-std::string rings_note(const Cluster& cluster, const CollectiveResult& r) {
-    const std::uint32_t per_node = cluster.shape().gpus_per_node;
-    if (r.nodes <= 1)
-        return r.rings == 1 ? "Inside one node more rings would share the same NVLink ports: they add latency, not "
-                              "bandwidth."
-                            : "Inside one node the " + std::to_string(r.rings) +
-                                  " rings share the same NVLink ports: they add latency, not bandwidth.";
-    if (r.rings == 1)
-        return "This is the single ring the lesson draws: it leaves each node through one NIC while the other " +
-               std::to_string(per_node - 1) + " sit idle. NCCL runs one ring per NIC (" + std::to_string(per_node) +
-               " here), so one ring understates real cross-node throughput.";
-    return std::to_string(r.rings) + " rings, as NCCL runs them: each carries 1/" + std::to_string(r.rings) +
-           " of the data and leaves each node through a different NIC, so " + std::to_string(r.rings) +
-           " NICs per node carry InfiniBand traffic at once. Inside a node the rings share NVLink.";
-}
-
-}  // namespace
-
-CollectiveStory tell(const Cluster& cluster, const CollectiveResult& r) {
-    CollectiveStory st;
-    st.time = format_seconds(r.time_s);
-    st.algbw = format_rate_GBps(r.algbw_GBps);
-    st.busbw = format_rate_GBps(r.busbw_GBps);
-    st.slowest = std::string(link_type_label(r.slowest));
-    st.steps = std::to_string(r.steps) + " \u00d7 " + format_seconds(r.step_s);
-    std::size_t crossings = 0;  // sends of one ring that leave their node
-    for (const RingSend& s : r.sends) {
-        double& end = s.type == LinkType::infiniband ? st.infiniband_sends_end_s : st.nvlink_sends_end_s;
-        end = std::max(end, s.end_s);
-        if (s.ring == 0 && s.type == LinkType::infiniband) ++crossings;
-    }
-    if (st.nvlink_sends_end_s > 0) st.nvlink_sends = "NVLink sends: " + format_seconds(st.nvlink_sends_end_s);
-    if (st.infiniband_sends_end_s > 0) st.infiniband_sends = "InfiniBand sends: " + format_seconds(st.infiniband_sends_end_s);
-    if (r.steps == 0) {
-        st.verdict = "A group of one GPU has nothing to exchange.";
-        return st;
-    }
-    st.verdict = collective_verdict(cluster, r, st, crossings);
-    st.rings_note = rings_note(cluster, r);
-    return st;
-}
-
-std::string ring_step_text(CollectiveOp op, std::size_t n, std::size_t step) {
-    const std::size_t steps = ring_step_count(op, n);
-    const std::string head = "Step " + std::to_string(std::min(step, steps > 0 ? steps - 1 : 0) + 1) + " of " +
-                             std::to_string(steps) + " \u00b7 ";
-    if (steps == 0) return "No steps: a group of one GPU.";
-    if (ring_step_reduces(op, n, step))
-        return head + "reduce-scatter: each GPU adds the chunk it receives to its own copy.";
-    return head + "all-gather: each GPU passes on a finished chunk.";
 }
 
 }  // namespace m2m::core

@@ -183,6 +183,17 @@ Route Cluster::route(GpuId from, GpuId to) const {
     return r;
 }
 
+Route Cluster::switch_route(GpuId gpu, bool into) const {
+    Route r;
+    r.from = r.to = gpu;
+    r.type = LinkType::nvlink;
+    r.links = {gpu_link(gpu, into ? LinkRole::gpu_to_nvswitch : LinkRole::nvswitch_to_gpu)};
+    const Link l = link(r.links.front());
+    r.latency_s = l.latency_s;
+    r.bandwidth_GBps = l.bandwidth_GBps;
+    return r;
+}
+
 std::vector<std::string> Cluster::path_names(const Route& r) const {
     std::vector<std::string> out;
     out.reserve(r.links.size());

@@ -167,6 +167,7 @@ void RackPanel::recompute() {
     setup.group = core::first_gpus(m_group);
     setup.bytes = static_cast<core::Bytes>(std::llround(m_collective_bytes));
     setup.rings = m_ring_per_nic ? c.shape().gpus_per_node : 1;
+    setup.choice.algorithm = core::CollectiveAlgorithm::ring;  // the ring this panel draws
     m_collective = core::run_collective(c, setup);
     m_collective_story = core::tell(c, m_collective);
     m_send_routes.clear();
@@ -191,7 +192,7 @@ void RackPanel::recompute() {
         for (std::size_t k = 0; k <= r.steps; ++k) {
             stops.push_back(r.step_start_s(k));
             if (k < r.steps && m_collective_story.nvlink_sends_end_s > 0 && m_collective_story.infiniband_sends_end_s > 0)
-                stops.push_back(r.step_start_s(k) + m_collective_story.nvlink_sends_end_s);
+                stops.push_back(r.wire_start_s(k) + m_collective_story.nvlink_sends_end_s);
         }
         core::CollectiveSetup node_ring = setup;
         node_ring.group = core::first_gpus(std::min(c.shape().gpus_per_node, m_group));

@@ -80,6 +80,15 @@ public:
     /// NCCL would consider it for this collective on this system (its bandwidth is not zero).
     bool available(CollectiveAlgorithm a, CollectiveProtocol p) const { return bandwidth(a, p) > 0; }
     double latency_s(CollectiveAlgorithm a, CollectiveProtocol p) const;
+    /// What latency_s is made of: NCCL's base latency, and the price of one NVLink hop and of
+    /// one network hop in this algorithm's formula (the ring's NVLink hop includes the network
+    /// overhead across nodes).
+    struct LatencyParts {
+        double base_s = 0;
+        double nvlink_hop_s = 0;
+        double network_hop_s = 0;
+    };
+    LatencyParts latency_parts(CollectiveAlgorithm a, CollectiveProtocol p) const;
     /// Algorithm bandwidth before the size-dependent corrections, GB/s; 0 when not available.
     double bandwidth(CollectiveAlgorithm a, CollectiveProtocol p) const;
     /// Empty when the choice can run; else one sentence saying why not and what is accepted.
@@ -110,6 +119,28 @@ private:
     double m_bandwidth_GBps[5][3] = {};
     std::uint32_t m_exec_channels = 0;
 };
+
+/// NCCL's cost over a range of sizes, for the bus-bandwidth plot and `sim collective --sweep`:
+/// each algorithm at its best protocol, and NCCL's pick, at every size from `from_bytes` to
+/// `to_bytes` in x2 steps (8 B to 16 GiB: 32 sizes).
+struct CollectiveSweep {
+    CollectiveOp op = CollectiveOp::all_reduce;
+    CollectiveGroup group;
+    std::vector<double> sizes;
+    std::vector<CollectiveAlgorithm> algorithms;      ///< those that can run, NCCL's order
+    std::vector<std::vector<CollectiveCost>> curves;  ///< [algorithm][size], the algorithm's best protocol
+    std::vector<CollectiveCost> picks;                ///< NCCL's choice at each size
+    /// The busbw each GPU's wires allow: its NVLink, and (across nodes) its node's NICs
+    /// shared by its members, both one direction, achievable. 0 when there is no such ceiling.
+    double nvlink_ceiling_GBps = 0;
+    double network_ceiling_GBps = 0;
+    double latency_floor_s = 0;  ///< the smallest latency of any algorithm: no size is faster
+    /// Where NCCL's pick turns from latency-bound to bandwidth-bound: its latency equals its
+    /// bytes / bandwidth. 0 when the range holds no such size.
+    double crossover_bytes = 0;
+};
+CollectiveSweep sweep_collective(const SystemSpec& system, const CollectiveGroup& group, CollectiveOp op,
+                                 double from_bytes = 8, double to_bytes = 16.0 * (1ull << 30));
 
 /// The one call the estimator makes per exchange: NCCL's choice (or `choice`) for `bytes`
 /// among `group`, with its time, algbw and busbw. A group of one GPU costs nothing. Throws

@@ -46,7 +46,7 @@ struct LinkSpec {
 ///     switch included; PCIe hops to and from the NIC add nothing of their own;
 ///   - leaving the rack adds switch_latency_s per extra switch crossed (spine, then the far
 ///     leaf: 2 x ~0.6 us, the IB switch port latency);
-///   - a collective adds collective_base_latency_s once (NCCL's base latency, LL: 6.6 us).
+///   - a collective's latency is NCCL's own, per algorithm and protocol (collective_cost.hpp).
 struct SystemSpec {
     std::string id;    ///< preset key, e.g. "h100"
     std::string name;  ///< e.g. "DGX H100: 8x H100 SXM, NVLink 4 + NVSwitch, InfiniBand NDR"
@@ -54,7 +54,6 @@ struct SystemSpec {
     LinkSpec pcie;        ///< GPU <-> its own NIC (GPUDirect RDMA), one direction
     LinkSpec infiniband;  ///< one NIC <-> leaf switch, and each leaf <-> spine uplink, one direction
     double switch_latency_s = 0;
-    double collective_base_latency_s = 0;
     /// What NCCL's collective model needs beyond the wires: the GPUs' generation (its caps are
     /// per compute capability), the host CPU's maker, and whether the NVSwitch can add
     /// (NVLink SHARP, "NVLS": H100, H200 and B200 systems; not A100's).
@@ -142,6 +141,9 @@ public:
 
     /// Throws std::out_of_range when either GPU is not in the cluster.
     Route route(GpuId from, GpuId to) const;
+    /// One GPU's NVLink port into its node's NVSwitch (`into`) or out of it: what NVLS sends
+    /// cross, the switch adding what comes in. from = to = the GPU.
+    Route switch_route(GpuId gpu, bool into) const;
     /// The route's hop names in order (link_name of each link).
     std::vector<std::string> path_names(const Route& r) const;
 

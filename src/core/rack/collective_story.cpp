@@ -1,0 +1,199 @@
+// What the lesson says about a collective: its time and bandwidths in words, the algorithm NCCL
+// picks and why, which link holds it back, and the ring's step captions.
+//
+// [SECTION] the choice   [SECTION] the links   [SECTION] the story
+#include "m2m/core/rack/collectives.hpp"
+#include "m2m/core/engine/text.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace m2m::core {
+
+namespace {
+
+// [SECTION] the choice -------------------------------------------------------------------------------
+
+std::uint32_t tree_levels(const CollectiveGroup& g) {
+    return g.nodes > 1 ? static_cast<std::uint32_t>(std::floor(std::log2(static_cast<double>(g.nodes)))) : 0;
+}
+
+// How far an algorithm's message travels before it is done, in hops a reader can count.
+std::string path_of(CollectiveAlgorithm a, CollectiveOp op, const CollectiveGroup& g) {
+    const std::uint32_t levels = tree_levels(g);
+    switch (a) {
+    case CollectiveAlgorithm::ring: {
+        const auto steps = static_cast<std::int64_t>(op == CollectiveOp::broadcast ? g.gpus - 1 : ring_step_count(op, g.gpus));
+        if (g.nodes <= 1) return format_counted(steps, "step") + " around the ring";
+        const std::int64_t net = op == CollectiveOp::all_reduce ? 2 * (g.nodes - 1) : g.nodes - 1;
+        return format_counted(steps, "step") + ", " + format_count(net) + " of them over the network";
+    }
+    case CollectiveAlgorithm::tree:
+        if (g.nodes <= 1) return format_counted(2 * (g.gpus_per_node - 1), "NVLink hop") + " down a chain and back";
+        return format_counted(2 * levels, "network hop") + " (" + format_counted(levels, "level") + " up, " +
+               format_count(levels) + " down)";
+    case CollectiveAlgorithm::nvls: return "one trip into the NVSwitch, which adds, and back";
+    case CollectiveAlgorithm::nvls_tree:
+        return "one trip through each node's NVSwitch and " + format_counted(2 * levels, "network hop");
+    case CollectiveAlgorithm::p2p: return "one round of sends to every other GPU";
+    }
+    return {};
+}
+
+std::string where_of(const CollectiveGroup& g) {
+    if (g.nodes <= 1) return "in one node";
+    return "across " + format_counted(g.nodes, "node");
+}
+
+std::string named(const CollectiveCost& c) {
+    return "the " + std::string(collective_algorithm_label(c.algorithm)) + " (" +
+           std::string(collective_protocol_label(c.protocol)) + ")";
+}
+
+// NCCL's pick at this size, and why, against the fastest other algorithm.
+std::string choice_sentence(const Cluster& cluster, const CollectiveResult& r) {
+    const NcclModel model(cluster.system(), r.group, r.op);
+    const double bytes = static_cast<double>(r.bytes);
+    const CollectiveCost pick = model.best(bytes);
+    std::string out = "At " + format_bytes(bytes) + " " + where_of(r.group) + " NCCL picks " + named(pick) + ": " +
+                      path_of(pick.algorithm, r.op, r.group) + ", " + format_seconds(pick.time_s);
+    // Set against the ring, the algorithm everyone knows; a ring's pick against the runner-up.
+    std::optional<CollectiveCost> next;
+    for (CollectiveAlgorithm a : model.algorithms()) {
+        if (a == pick.algorithm) continue;
+        const CollectiveCost c = model.best(bytes, {a, std::nullopt});
+        if (a == CollectiveAlgorithm::ring) {
+            next = c;
+            break;
+        }
+        if (!next || c.time_s < next->time_s) next = c;
+    }
+    if (next)
+        out += "; " + named(*next) + " needs " + path_of(next->algorithm, r.op, r.group) + ": " + format_seconds(next->time_s);
+    out += ".";
+    if (r.algorithm != pick.algorithm || r.protocol != pick.protocol)
+        out += " You chose " + named(r.nccl) + ": " + format_seconds(r.nccl.time_s) + " by NCCL's estimate.";
+    return out;
+}
+
+// [SECTION] the links ----------------------------------------------------------------------------------
+
+// Where a ring collective's time goes: all on NVLink, or waiting for InfiniBand (and how long the
+// NVLink wires sit idle meanwhile). `crossings`: sends of one ring that leave their node.
+std::string ring_verdict(const Cluster& cluster, const CollectiveResult& r, const CollectiveStory& st,
+                         std::size_t crossings) {
+    const SystemSpec& sys = cluster.system();
+    if (r.slowest != LinkType::infiniband)
+        return "All " + std::to_string(r.gpus) + " GPUs sit in one node, so every send of every step is NVLink: each "
+               "of the " + std::to_string(r.steps) + " steps takes " + format_seconds(r.step_s) + ", and busbw reaches " +
+               st.busbw + " of NVLink's " + format_rate_GBps(sys.nvlink.effective_GBps()) + ".";
+    const std::string ring = r.rings == 1 ? "The ring" : "Each ring";
+    const std::string leaves = ring + " leaves a node " + std::to_string(crossings) +
+                               (crossings == 1 ? " time" : " times") + " over " + sys.infiniband.name;
+    // Balanced when the InfiniBand sends take less than a quarter longer than the NVLink ones.
+    if (st.nvlink_sends_end_s > 0 && st.infiniband_sends_end_s < 1.25 * st.nvlink_sends_end_s)
+        return leaves + ", but with " + std::to_string(r.rings) + " rings on " + std::to_string(r.rings) +
+               " NICs per node the InfiniBand sends (" + format_seconds(st.infiniband_sends_end_s) +
+               ") take about as long as the NVLink ones (" + format_seconds(st.nvlink_sends_end_s) +
+               "): neither wire waits for long, and busbw reaches " + st.busbw + ".";
+    std::string verdict = leaves + ", and every step waits for its slowest send";
+    if (st.nvlink_sends_end_s > 0) {
+        const double idle_share = 1.0 - st.nvlink_sends_end_s / std::max(r.step_wire_s, 1e-30);
+        verdict += ": the NVLink sends are done after " + format_seconds(st.nvlink_sends_end_s) +
+                   ", the InfiniBand ones after " + format_seconds(st.infiniband_sends_end_s) +
+                   ", so the NVLink wires sit idle " + format_percent(std::max(idle_share, 0.0), 0) + " of the time";
+    }
+    return verdict + ". busbw " + st.busbw + " is set by InfiniBand, not by NVLink's " +
+           format_rate_GBps(sys.nvlink.effective_GBps()) + ".";
+}
+
+std::string other_verdict(const Cluster& cluster, const CollectiveResult& r, const CollectiveStory& st) {
+    const SystemSpec& sys = cluster.system();
+    switch (r.algorithm) {
+    case CollectiveAlgorithm::nvls:
+        return "Each GPU sends its data into the NVSwitch once; the switch adds it and sends the sum back to all. A "
+               "ring moves 2(n-1)/n of the data over every GPU's link, so NVLS reaches a busbw of " + st.busbw +
+               ", above NVLink's " + format_rate_GBps(sys.nvlink.effective_GBps()) + " for a ring.";
+    case CollectiveAlgorithm::nvls_tree:
+        return "Inside each node the NVSwitch adds; across nodes each GPU's share goes up a tree and back down, through "
+               "its own NIC on " + sys.infiniband.name + ". busbw " + st.busbw + ".";
+    case CollectiveAlgorithm::tree:
+        return r.nodes > 1 ? "The data climbs a chain in each node and a tree across nodes, and the sum comes back "
+                             "down: each GPU's links carry it twice (up and down), but only a few hops lie between "
+                             "any GPU and the root. busbw " + st.busbw + "."
+                           : "Inside one node the tree is a chain: the data goes down it, adding, and the sum comes "
+                             "back. busbw " + st.busbw + ".";
+    default:
+        return "Every GPU sends its piece to every other at once, over NVLink inside its node and through its own NIC "
+               "to the others: busbw " + st.busbw + ".";
+    }
+}
+
+// What more rings would change: nothing inside a node; one per NIC across nodes, as NCCL runs them.
+std::string rings_note(const Cluster& cluster, const CollectiveResult& r) {
+    if (r.algorithm != CollectiveAlgorithm::ring) return {};
+    const std::uint32_t per_node = r.group.gpus_per_node;
+    if (r.nodes <= 1)
+        return r.rings == 1 ? "Inside one node more rings would share the same NVLink ports: they add nothing."
+                            : "Inside one node the " + std::to_string(r.rings) + " rings share the same NVLink ports.";
+    (void)cluster;
+    if (r.rings == 1)
+        return "This is a single ring: it leaves each node through one NIC while the other " +
+               std::to_string(per_node - 1) + " sit idle. NCCL runs one ring per NIC (" + std::to_string(per_node) +
+               " here), so one ring understates real cross-node throughput.";
+    return std::to_string(r.rings) + " rings, as NCCL runs them: each carries 1/" + std::to_string(r.rings) +
+           " of the data and leaves each node through a different NIC, so " + std::to_string(r.rings) +
+           " NICs per node carry InfiniBand traffic at once. Inside a node the rings share NVLink.";
+}
+
+}  // namespace
+
+// [SECTION] the story --------------------------------------------------------------------------------
+
+CollectiveStory tell(const Cluster& cluster, const CollectiveResult& r) {
+    CollectiveStory st;
+    st.time = format_seconds(r.time_s);
+    st.algbw = format_rate_GBps(r.algbw_GBps);
+    st.busbw = format_rate_GBps(r.busbw_GBps);
+    st.algorithm = std::string(collective_algorithm_label(r.algorithm));
+    st.protocol = std::string(collective_protocol_label(r.protocol));
+    st.slowest = std::string(link_type_label(r.slowest));
+    st.steps = std::to_string(r.steps) + " \u00d7 " + format_seconds(r.step_s);
+    st.nccl_time = format_seconds(r.nccl.time_s);
+    std::size_t crossings = 0;  // sends of one ring that leave their node
+    for (const CollectiveSend& s : r.sends) {
+        double& end = s.type == LinkType::infiniband ? st.infiniband_sends_end_s : st.nvlink_sends_end_s;
+        end = std::max(end, s.end_s);
+        if (s.ring == 0 && s.type == LinkType::infiniband) ++crossings;
+    }
+    if (st.nvlink_sends_end_s > 0) st.nvlink_sends = "NVLink sends: " + format_seconds(st.nvlink_sends_end_s);
+    if (st.infiniband_sends_end_s > 0) st.infiniband_sends = "InfiniBand sends: " + format_seconds(st.infiniband_sends_end_s);
+    if (r.steps == 0) {
+        st.verdict = "A group of one GPU has nothing to exchange.";
+        return st;
+    }
+    const double latency_s = r.base_latency_s + static_cast<double>(r.steps) * r.step_latency_s;
+    st.latency_bound = latency_s > r.time_s - latency_s;
+    const double share = (st.latency_bound ? latency_s : r.time_s - latency_s) / r.time_s;
+    st.bound = st.latency_bound ? "Latency-bound: the fixed cost is " + format_percent(std::min(share, 0.99), 0) +
+                                      " of the time, so a wider wire would hardly help."
+                                : "Bandwidth-bound: moving the bytes is " + format_percent(std::min(share, 0.99), 0) +
+                                      " of the time, so only wider wires help.";
+    st.verdict = r.algorithm == CollectiveAlgorithm::ring ? ring_verdict(cluster, r, st, crossings)
+                                                          : other_verdict(cluster, r, st);
+    st.rings_note = rings_note(cluster, r);
+    st.choice = choice_sentence(cluster, r);
+    return st;
+}
+
+std::string ring_step_text(CollectiveOp op, std::size_t n, std::size_t step) {
+    const std::size_t steps = ring_step_count(op, n);
+    const std::string head = "Step " + std::to_string(std::min(step, steps > 0 ? steps - 1 : 0) + 1) + " of " +
+                             std::to_string(steps) + " \u00b7 ";
+    if (steps == 0) return "No steps: a group of one GPU.";
+    if (ring_step_reduces(op, n, step))
+        return head + "reduce-scatter: each GPU adds the chunk it receives to its own copy.";
+    return head + "all-gather: each GPU passes on a finished chunk.";
+}
+
+}  // namespace m2m::core
