@@ -36,6 +36,17 @@ TEST_CASE("busbw factors follow nccl-tests for every collective") {
     CHECK_FALSE(parse_collective_op("reduce"));
 }
 
+TEST_CASE("bytes on the wires: a ring all-reduce of S on n GPUs moves 2(n-1) x S in all, not S") {
+    CHECK(bytes_on_wires(CollectiveOp::all_reduce, 2, 1000) == 2000);
+    CHECK(bytes_on_wires(CollectiveOp::all_reduce, 8, 1000) == 14000);
+    CHECK(bytes_on_wires(CollectiveOp::all_gather, 8, 1000) == 7000);
+    CHECK(bytes_on_wires(CollectiveOp::broadcast, 8, 1000) == 7000);
+    CHECK(bytes_on_wires(CollectiveOp::all_reduce, 1, 1000) == 0);
+    // busbw x time is what each GPU sent: n of them add up to the bytes on the wires.
+    for (CollectiveOp op : {CollectiveOp::all_reduce, CollectiveOp::all_gather, CollectiveOp::all_to_all})
+        CHECK(bytes_on_wires(op, 8, 1000) == Approx(8 * busbw_factor(op, 8) * 1000));
+}
+
 TEST_CASE("a group's nodes and members per node come from where its GPUs sit") {
     const Cluster c(ClusterShape{8, 4, 1, 0}, system_of("h100"));
     const std::vector<GpuId> spread = {0, 1, 8, 9, 10, 16};

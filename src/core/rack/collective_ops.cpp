@@ -47,6 +47,12 @@ double busbw_factor(CollectiveOp op, std::size_t n) {
     }
 }
 
+double bytes_on_wires(CollectiveOp op, std::size_t n, double bytes) {
+    if (n < 2) return 0.0;
+    const double others = static_cast<double>(n - 1);
+    return op == CollectiveOp::all_reduce ? 2.0 * others * bytes : others * bytes;
+}
+
 // [SECTION] groups --------------------------------------------------------------------------
 
 CollectiveGroup collective_group(const Cluster& cluster, std::span<const GpuId> gpus) {

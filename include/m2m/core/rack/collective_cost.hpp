@@ -29,6 +29,11 @@ inline constexpr CollectiveOp all_collective_ops[] = {CollectiveOp::all_reduce, 
 /// for all-gather, reduce-scatter and all-to-all, 1 for broadcast. 0 when n < 2.
 double busbw_factor(CollectiveOp op, std::size_t n);
 
+/// What crosses the wires for nccl-tests' size S among n GPUs, all GPUs' sends added up: each
+/// GPU sends busbw_factor x S (a ring all-reduce 2(n-1)/n x S), so n x that in all; a broadcast
+/// reaches the n-1 others with S each. What "bytes exchanged" should say, not S itself.
+double bytes_on_wires(CollectiveOp op, std::size_t n, double bytes);
+
 /// Who takes part: `gpus` in all, at most `gpus_per_node` of them in any one node, over `nodes`
 /// nodes. Every GPU has its own NIC (DGX and HGX nodes do), so a node's members use as many NICs.
 struct CollectiveGroup {

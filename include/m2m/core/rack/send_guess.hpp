@@ -1,11 +1,12 @@
 // Predict, then reveal in Lesson 2: the guess before a send (which wire, how many times as long)
-// set against what the send took.
+// set against what the send took; and before an all-reduce, which algorithm is faster.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "m2m/core/rack/collectives.hpp"
 #include "m2m/core/rack/topology.hpp"
 
 namespace m2m::core {
@@ -32,5 +33,29 @@ struct SendReveal {
 /// The guess against the send's result, in words: "You guessed NVLink; the tensor crossed
 /// InfiniBand: GPU 2 and GPU 11 sit in different nodes, so it left through a NIC."
 SendReveal reveal_send(const SendGuess& guess, const Cluster& cluster, const TransferResult& result);
+
+/// The guess before a collective: which of two algorithms is faster at this size for this group
+/// ("which is faster for 8 bytes on 128 GPUs: the ring or the tree?").
+struct CollectiveGuess {
+    std::optional<CollectiveAlgorithm> faster;  ///< empty: no guess
+    bool any() const { return faster.has_value(); }
+};
+
+/// The two algorithms the question sets against each other for this group and collective: the
+/// ring, and the tree (all-reduce) or NVLS (when the system has it and the tree is not there);
+/// empty when only one algorithm can run.
+std::vector<CollectiveAlgorithm> guess_choices(const SystemSpec& system, const CollectiveGroup& group, CollectiveOp op);
+
+/// "Which is faster for 8 B on 128 GPUs: the ring or the tree?"
+std::string guess_question(const SystemSpec& system, const CollectiveGroup& group, CollectiveOp op, double bytes);
+
+struct CollectiveReveal {
+    bool guessed = false, right = false;
+    CollectiveAlgorithm faster = CollectiveAlgorithm::ring;
+    std::string line;  ///< "Right: the tree takes 55.2 µs, the ring 312 µs: 8 network hops against 254 steps."
+};
+
+/// The guess against NCCL's costs of the two algorithms at the collective's size.
+CollectiveReveal reveal_collective(const CollectiveGuess& guess, const Cluster& cluster, const CollectiveResult& result);
 
 }  // namespace m2m::core
