@@ -10,7 +10,8 @@ std::vector<Mention> machine_mentions(const Matcher& m, const Cues& c) {
     for (const Span& s : gpus) out.push_back({s, Machine::gpu});
     for (const Span& s : m.find(c.cpu)) {
         // "graphics processor" names the GPU, not a CPU
-        const bool inside_gpu = std::any_of(gpus.begin(), gpus.end(), [&](const Span& g) { return s.begin < g.end && g.begin < s.end; });
+        const auto g = first_from(gpus, s.end);  // the GPU phrase starting last before s ends
+        const bool inside_gpu = g != gpus.begin() && std::prev(g)->end > s.begin;
         if (!inside_gpu) out.push_back({s, Machine::cpu});
     }
     std::sort(out.begin(), out.end(), [](const Mention& a, const Mention& b) { return a.span.begin < b.span.begin; });
