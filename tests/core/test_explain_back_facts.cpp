@@ -1,5 +1,5 @@
-// "Explain it back": the student's own runs written as sentences (Lesson 1's widths, Lesson 2's
-// sends, Lesson 3's splits).
+// "Explain it back": the student's own runs written as sentences (Lesson 1's widths, batches and
+// precisions, Lesson 2's sends, Lesson 3's splits).
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -82,4 +82,59 @@ TEST_CASE("ratios and byte counts are written the same way in every lesson") {
     CHECK(format_bytes(1e9) == "1 GB");
     CHECK(format_bytes(123456) == "123 KB");
     CHECK(format_bytes(999999) == "1 MB");
+}
+
+TEST_CASE("a Lesson 1 fact defaults to batch 1 in FP32, and says so only when it is not") {
+    const LayerRunFact plain;
+    CHECK(plain.batch == 1);
+    CHECK(plain.precision == "FP32");
+    LayerRunFact hw{{64, 1024, 1024, 10}, true, "AMD EPYC 9654", "NVIDIA H100 SXM", 96, 16896, 141.0, 256, "BF16"};
+    const std::vector<RunFact> facts{hw};
+    CHECK(run_fact_sentences(facts) ==
+          std::vector<std::string>{"In your Lesson 1 run with 1,024-wide layers the GPU finished 141\u00d7 sooner than "
+                                   "the CPU (hardware timing, NVIDIA H100 SXM against AMD EPYC 9654, batch 256, BF16)."});
+}
+
+TEST_CASE("Lesson 1 facts: the same network and chips at two batches, and what reuse did") {
+    const LayerRunFact one{{64, 1024, 1024, 10}, true, "AMD EPYC 9654", "NVIDIA H100 SXM", 96, 16896, 7.0, 1, "FP32"};
+    const LayerRunFact mid{{64, 1024, 1024, 10}, true, "AMD EPYC 9654", "NVIDIA H100 SXM", 96, 16896, 30.0, 64, "FP32"};
+    const LayerRunFact big{{64, 1024, 1024, 10}, true, "AMD EPYC 9654", "NVIDIA H100 SXM", 96, 16896, 62.0, 1024, "FP32"};
+    const std::vector<RunFact> facts{one, big, mid};
+    const auto s = run_fact_sentences(facts);
+    REQUIRE(s.size() == 2);
+    CHECK(s[0] == "In your Lesson 1 run with 1,024-wide layers the GPU finished 30\u00d7 sooner than the CPU (hardware "
+                  "timing, NVIDIA H100 SXM against AMD EPYC 9654, batch 64).");
+    CHECK(s[1] == "With the same network and chips, at batch 1 the GPU was 7\u00d7 sooner, at batch 1,024 it was "
+                  "62\u00d7 sooner. At batch 1,024 each weight read from memory served 1,024 inputs, work that the "
+                  "GPU's many cores could take on at once.");
+
+    // Another precision, other chips or another network are not set side by side.
+    LayerRunFact bf16 = big;
+    bf16.precision = "BF16";
+    LayerRunFact other = big;
+    other.widths = {64, 256, 10};
+    CHECK(run_fact_sentences(std::vector<RunFact>{one, bf16}).size() == 1);
+    CHECK(run_fact_sentences(std::vector<RunFact>{one, other}).size() == 1);
+
+    // Where the CPU leads at batch 1, the sentence says so, and the GPU is named again.
+    LayerRunFact cpu_first = one;
+    cpu_first.speedup = 0.5;
+    CHECK(run_fact_sentences(std::vector<RunFact>{cpu_first, big}).back() ==
+          "With the same network and chips, at batch 1 the CPU was 2\u00d7 sooner, at batch 1,024 the GPU was "
+          "62\u00d7 sooner. At batch 1,024 each weight read from memory served 1,024 inputs, work that the GPU's many "
+          "cores could take on at once.");
+    // A lead that did not grow gets no reason it does not show.
+    LayerRunFact flat = big;
+    flat.speedup = 7.0;
+    CHECK(run_fact_sentences(std::vector<RunFact>{one, flat}).back() ==
+          "With the same network and chips, at batch 1 the GPU was 7\u00d7 sooner, at batch 1,024 it was 7\u00d7 "
+          "sooner.");
+}
+
+TEST_CASE("the width comparison sets only runs timed alike side by side") {
+    const LayerRunFact narrow{{4, 6, 6, 3}, true, "AMD EPYC 9654", "NVIDIA H100 SXM", 96, 16896, 0.5, 1, "FP32"};
+    LayerRunFact wide{{4, 512, 512, 3}, true, "AMD EPYC 9654", "NVIDIA H100 SXM", 96, 16896, 3.0, 1, "FP32"};
+    CHECK(run_fact_sentences(std::vector<RunFact>{narrow, wide}).size() == 2);
+    wide.batch = 256;
+    CHECK(run_fact_sentences(std::vector<RunFact>{narrow, wide}).size() == 1);
 }
