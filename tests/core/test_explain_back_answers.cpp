@@ -75,6 +75,10 @@ std::vector<AnswerCase> batch_and_notation_answers() {
          "At batch 1 the layer is memory bound, but with a large batch the arithmetic intensity goes up and it becomes "
          "compute bound.",
          AnswerKind::answer, "data_movement,batch_reuse", "none"},
+        {"loaded once, used many times",
+         "When the batch size is large, the weights are loaded once and used many times, which makes the computation "
+         "compute-bound, which suits the GPU.",
+         AnswerKind::answer, "batch_reuse", "none"},
         {"reuse in six words", "A batch of inputs reuses the same weights.", AnswerKind::answer, "batch_reuse", "none"},
         {"the formula", "Each output element C[i][j] = sum over k of A[i][k]*B[k][j], and every (i,j) can be computed "
                         "independently, so you can give each one to a different GPU thread.",
@@ -152,6 +156,16 @@ std::vector<AnswerCase> short_partial_answers() {
          AnswerKind::answer, "gpu_many_cores,cpu_few_cores", "none"},
         {"equals signs for verbs", "GPU = many cores = parallel. CPU = few cores = sequential.", AnswerKind::answer,
          "gpu_many_cores,cpu_few_cores", "none"},
+        {"hard things in turn, simple things many at a time",
+         "CPUs are good at doing complicated things one after another, GPUs are good at doing simple things many at a "
+         "time.",
+         AnswerKind::answer, "gpu_many_cores,cpu_few_cores", "none"},
+        {"cheap cores, and thousands of them on a chip",
+         "I think the GPU wins because each core is simple and cheap, so they can fit thousands on the chip, while a CPU "
+         "core is big and complex.",
+         AnswerKind::answer, "gpu_many_cores,cpu_few_cores", "none"},
+        {"a few at once, even with a high clock", "Even a fast CPU with a high clock can only do a few dot products at once.",
+         AnswerKind::answer, "cpu_few_cores", "none", "dot_products"},
         {"a lazy half", "A GPU is good because it's parallel.", AnswerKind::answer, "gpu_many_cores", "none"},
         {"the GPU is not the CPU", "The GPU doesn't go one neuron at a time like the CPU, it does the whole layer at once.",
          AnswerKind::answer, "gpu_many_cores", "none"},

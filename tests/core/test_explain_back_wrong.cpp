@@ -54,6 +54,7 @@ std::vector<AnswerCase> wrong_answers_about_the_work() {
          "gpu_cores_faster,cpu_more_cores"},
         {"more memory", "GPUs have more memory than CPUs, that is why they are better for AI.", AnswerKind::answer,
          "none", "gpu_more_memory"},
+        {"bigger memory", "GPUs have bigger memory than CPUs.", AnswerKind::answer, "none", "gpu_more_memory"},
         {"more RAM for the whole matrix", "A GPU has more RAM so it can hold the whole matrix.", AnswerKind::answer,
          "none", "gpu_more_memory"},
         {"dot products in a chain", "Each dot product depends on the previous one, so they have to be done in order.",
@@ -92,6 +93,14 @@ std::vector<AnswerCase> right_answers_near_wrong_words() {
          AnswerKind::answer, "gpu_many_cores", "none"},
         {"a clock, but more cores", "CPUs have higher clock speeds so they should be faster, but GPUs have more cores.",
          AnswerKind::answer, "none", "none", "gpu_many_cores"},
+        {"a clock that doesn't help", "A CPU has a higher clock speed, but that doesn't help much when there are "
+                                      "millions of independent multiplications to do.",
+         AnswerKind::answer, "independent_outputs", "none"},
+        {"a lower clock, more cores", "The GPU's clock is lower, around 2 GHz, but it makes up for it with thousands of "
+                                      "cores.",
+         AnswerKind::answer, "gpu_many_cores", "none"},
+        {"no faster clock needed", "The GPU doesn't need a faster clock, it just needs more cores.", AnswerKind::answer,
+         "none", "none", "gpu_many_cores"},
         {"graphics as history", "GPUs were originally designed for graphics, but their many cores also suit matrix "
                                 "multiplication.",
          AnswerKind::answer, "none", "none", "gpu_many_cores"},
@@ -99,17 +108,25 @@ std::vector<AnswerCase> right_answers_near_wrong_words() {
          AnswerKind::answer, "independent_outputs", "none"},
         {"made for graphics, like AI", "GPUs are faster because they are made for graphics and AI is like graphics.",
          AnswerKind::answer, "none", "none"},
+        {"fast VRAM is right", "GPUs have a lot of VRAM which is really fast.", AnswerKind::answer, "data_movement",
+         "none"},
         {"more memory bandwidth is right", "GPUs have more memory bandwidth than CPUs.", AnswerKind::answer,
          "data_movement", "none"},
         {"a big calculation split up", "The GPU splits a big calculation into thousands of small ones and runs them side "
                                        "by side.",
          AnswerKind::answer, "gpu_many_cores", "none"},
+        {"better at this, not at everything", "GPUs are better at matrix multiplication, not at everything: a CPU is "
+                                              "still better for programs with lots of branches.",
+         AnswerKind::answer, "none", "none"},
         {"not faster at everything", "The GPU is not faster at everything, only at work that splits into independent pieces.",
          AnswerKind::answer, "independent_outputs", "none"},
         {"the neurons of a layer need only the layer before",
          "Each neuron in a layer doesn't depend on the other neurons in that layer, only on the outputs of the previous "
          "layer.",
          AnswerKind::answer, "independent_outputs,layers_depend", "none"},
+        {"a neuron waits for a layer, not for its neighbours",
+         "Each neuron waits for the previous layer, not for the other neurons in its layer.", AnswerKind::answer,
+         "independent_outputs,layers_depend", "none"},
         {"no, they are independent", "No, each neuron is independent of the others, and the GPU runs them all at once.",
          AnswerKind::answer, "independent_outputs,gpu_many_cores", "none"},
         {"the CPU doesn't", "The CPU doesn't have thousands of cores, it only has a few, so it can't do every dot product "

@@ -24,11 +24,13 @@ void add_gpu_cues(Cues& k) {
                            "BIGNUM ~2 @corew",
                            "huge|massive|enormous|vast|large|giant|great ~1 number|amount|count|team|army|crowd|array|"
                            "swarm ~3 @corew",
-                           "massively|highly|extremely|hugely|very|super parallel", "massive|huge|enormous ~1 parallelism"});
+                           "massively|highly|extremely|hugely|very|super parallel", "massive|huge|enormous ~1 parallelism",
+                           "thousand|hundred ~2 on|onto|into ~2 chip|die|card|board"});
     k.more_cores = cue(v, {"many|lot|ton|load|plenty|multiple|several|bunch|more|numerous ~3 @corew",
                            "small|tiny|simple|little|weak|light|dumb|lightweight ~2 @corew", "cuda core"});
     k.parallel = cue(v, {"parallel", "parallel*", "paralleli*", "at once", "same time", "simultan*", "concurren*",
-                         "all together", "in one go", "side by side", "in one step", "all in one"});
+                         "all together", "in one go", "side by side", "in one step", "all in one",
+                         "many|lot|thousand|hundred|all|BIGNUM ~2 at ~1 a time"});
     k.many_word = cue(v, {"thousand|hundred|million|countless|BIGNUM"});
     k.more_word = cue(v, {"many|lot|ton|load|plenty|more|multiple|several|numerous"});
 }
@@ -39,12 +41,14 @@ void add_cpu_cues(Cues& k) {
     k.few_cores = cue(v, {"few|handful|couple|only ~3 @corew", "small|limited|low ~1 number|count|amount ~3 @corew",
                           "SMALLNUM ~2 @corew",
                           "big|large|powerful|complex|fast|strong|beefy|fat|heavy|smart|clever|sophisticated|general "
-                          "~2 @corew"});
+                          "~2 @corew",
+                          "@corew ~1 is|are ~2 big|large|powerful|complex|strong|smart|clever|sophisticated"});
     k.fewer_cores = cue(v, {"fewer|less ~3 @corew"});
     k.few_word = cue(v, {"few|handful|couple|only|limited|SMALLNUM"});
     k.sequential = cue(v, {"one ~1 after ~1 another|other", "one ~3 at ~1 a time", "one by one", "sequen*",
                            "serial|serially", "in series", "in turn", "take|taking|takes turn", "step by step",
-                           "single ~1 thread*|core", "one thread|core", "consecutive*", "queue", "linearly"});
+                           "single ~1 thread*|core", "one thread|core", "consecutive*", "queue", "linearly",
+                           "few|handful|couple ~4 at ~1 a|the ~1 time", "few|handful|couple ~4 at once"});
 }
 
 // A matrix multiply as dot products: a multiply-add phrase says what it is made of; the noun "dot
@@ -75,6 +79,7 @@ void add_independence_cues(Cues& k) {
                             "NEG ~4 depend*|rely|relies|reli*|wait*|need*|require*|affect*|interact*|interfer*|care|talk*|share* "
                             "~6 each|one|other|others|another|eachother|rest|neighbour*|neighbor*",
                             "need*|require* ~1 NEG ~3 from|of ~3 other|others|each|another|neighbour*|neighbor*|rest",
+                            "NEG for|on|from ~3 other|others|each|another|eachother|neighbour*|neighbor*|rest",
                             "NEG ~2 dependenc*|dependent|connection|interaction|communication ~4 between|among|within",
                             "without wait*|depend*|coordinat*|sync*",
                             "embarrassingly|trivially|perfectly|naturally parallel",
@@ -126,6 +131,10 @@ void add_reuse_cues(Cues& k) {
     k.reuse = cue(v, {"reuse|reused|reusing|reuses|recycl* ~4 weight|data|number|value|parameter|matri*|operand|it|them|each",
                       "weight|data|parameter|number|value ~4 reuse|reused|reusing|shared|share|recycl*",
                       serve, once,
+                      "weight|parameter|number|value ~8 used|reused|serve* ~3 many|several|multiple|BIGNUM|lot|over ~1 "
+                      "time|again",
+                      "load*|read|fetch*|move|moved|bring|brought|stream*|pull* ~6 once ~8 use|used|reused ~4 "
+                      "many|several|multiple|BIGNUM|lot ~1 time",
                       "batch* ~10 matrix|matmul|gemm ~4 matrix|multipl*|product",
                       "vector ~4 product|multipl*|times ~6 become*|turn*|into|grow*|change* ~4 matri*",
                       "batch* ~10 compute|computation|arithmetic|flop ~2 bound|limited|bottleneck*",

@@ -84,7 +84,8 @@ void add_thinking_cues(Cues& k) {
                             "@gpu ~4 memory|ram|vram ~3 bigger|larger|more"},
                         Guards{.reject_in_span = "NEG|faster|bandwidth|speed|fast|quicker|@cpu",
                                .not_before = "bandwidth|speed|throughput|transfer|access|traffic|bus|read|fast|faster|"
-                                             "channel|per|rate|clock|latency"});
+                                             "channel|per|rate|clock|latency",
+                               .reject_near = "fast|faster|speed|bandwidth|quick|quicker|throughput"});
 }
 
 // Wrong ideas about the work itself: outputs that wait for each other, layers all at once.

@@ -152,7 +152,8 @@ bool is_negation(std::string_view w) {
 bool ends_negation_scope(std::string_view w) {
     static const std::string_view words[] = {"but", "while", "whilst", "whereas", "however", "although", "though",
                                              "yet", "unlike", "instead", "because", "since", "so", "therefore",
-                                             "thus", "hence", "which", "who", "and", "or", "rather"};
+                                             "thus", "hence", "which", "who", "and", "or", "rather", "when", "whenever",
+                                             "if", "unless", "until", "where"};
     return std::find(std::begin(words), std::end(words), w) != std::end(words);
 }
 
