@@ -88,9 +88,12 @@ TEST_CASE("an idea named without its relation gets a hint that says what to add"
     CHECK(idea(f, ExplainIdea::cpu_few_cores).near_miss.empty());
     CHECK(f.summary == "A good start: one of the seven ideas. Some words are there without what they connect to; the "
                        "hints say what to add.");
-    CHECK(explain_idea_relation_hint(ExplainIdea::gpu_many_cores) ==
-          "Say how many cores a GPU has (thousands) and what they do with the dot products: take them all at the same "
-          "moment.");
+    CHECK(explain_idea_line(idea(f, ExplainIdea::gpu_many_cores)) ==
+          "You wrote \u201cGPUs have more cores\u201d. Say how many cores a GPU has (thousands) and what they do with "
+          "the dot products: take them all at the same moment.");
+    CHECK(explain_idea_line(idea(f, ExplainIdea::independent_outputs)) == "you wrote \u201cindependent\u201d");
+    CHECK(explain_idea_line(idea(f, ExplainIdea::cpu_few_cores)) ==
+          "Hint: Describe the CPU's side: only a handful of strong cores, so the dot products queue up and take turns.");
 }
 
 TEST_CASE("the evidence quotes the student's own words, the machine included when it is close") {

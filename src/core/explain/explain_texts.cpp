@@ -134,6 +134,15 @@ bool ExplainFeedback::has(Misconception m) const {
     return std::any_of(misconceptions.begin(), misconceptions.end(), [&](const MisconceptionCheck& c) { return c.which == m; });
 }
 
+std::string explain_idea_line(const IdeaCheck& c) {
+    constexpr std::string_view open = "\xe2\x80\x9c", close = "\xe2\x80\x9d";  // curly quotes
+    if (c.found) return "you wrote " + std::string(open) + c.evidence + std::string(close);
+    if (!c.near_miss.empty())
+        return "You wrote " + std::string(open) + c.near_miss + std::string(close) + ". " +
+               std::string(explain_idea_relation_hint(c.idea));
+    return "Hint: " + std::string(explain_idea_hint(c.idea));
+}
+
 std::string found_ids(const ExplainFeedback& f) {
     std::string out;
     for (const auto& c : f.ideas)

@@ -103,6 +103,11 @@ inline constexpr std::size_t explain_max_answer_chars = 20000;
 /// cores), never when denied ("not independent"), and never from a bare list of keywords.
 ExplainFeedback grade_answer(std::string_view answer);
 
+/// The line the checklist shows under an idea's title: the student's words when found ("you wrote
+/// “thousands of small cores”"), the words that came close and what to add when only the noun was
+/// there ("You wrote “more cores”. Say how many ..."), else the hint.
+std::string explain_idea_line(const IdeaCheck& check);
+
 /// Comma-separated ids of the ideas found, in order ("dot_products,gpu_many_cores"), or "none".
 std::string found_ids(const ExplainFeedback& feedback);
 /// Comma-separated ids of the misconceptions, or "none".
