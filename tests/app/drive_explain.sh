@@ -13,6 +13,7 @@ mkdir -p "$out"
 log=$out/drive_explain_$size.log
 XDG_CONFIG_HOME=$(mktemp -d)  # keep the tester's own settings out of it
 export XDG_CONFIG_HOME
+: >"$log"  # emptied first: the app's own redirect may come after the first look below
 "$app" --lesson explain --size "$size" --log-state >"$log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; rm -rf "$XDG_CONFIG_HOME"' EXIT
