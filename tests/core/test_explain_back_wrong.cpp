@@ -156,6 +156,13 @@ std::vector<AnswerCase> gamed_answers() {
          AnswerKind::keyword_list, "gpu_many_cores,cpu_few_cores", "none"},
         {"keywords on lines of their own", "dot products\nparallel\ncores\nmemory", AnswerKind::keyword_list, "none",
          "none"},
+        {"keywords as one-word sentences", "Dot products. Independent. Thousands of cores. Few cores. Layers. Memory "
+                                           "bandwidth. Batch.",
+         AnswerKind::keyword_list, "none", "none"},
+        {"keywords joined by 'and' (two ideas hold up)",
+         "The answer is dot products and independent and thousands of cores and few cores and layers depend and memory "
+         "bandwidth and batch reuse.",
+         AnswerKind::answer, "independent_outputs,data_movement", "none", "dot_products,batch_reuse"},
         {"keywords said three times", "GPU GPU GPU parallel parallel parallel cores cores cores dot product dot product "
                                       "independent",
          AnswerKind::keyword_list, "none", "none"},

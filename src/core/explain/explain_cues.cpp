@@ -64,6 +64,8 @@ void add_product_cues(Cues& k) {
     k.dot_noun.negatable = false;
     k.doing_word = cue(v, {"do|does|doing|did|compute*|calculat*|run|runs|running|handle*|perform*|process*|work*|"
                            "finish*|take|takes|crunch*|execute*|evaluat*"});
+    // After the noun only the whole it belongs to: "dot products of a layer", "one for each output".
+    k.dot_whole_after = cue(v, {"matrix|matrice|matmul|layer|neuron|output|entry|element|row|column|each|every"});
     k.dot_whole = cue(v, {"matrix|matrice|matmul|multipl*|layer|neuron|output|entry|element|result|cell|row|column|"
                           "many|more|lot|thousand|million|billion|hundred|BIGNUM|pile|bunch|all|made|consist*|break*|split*|"
                           "compos*|built|just|nothing|each|every|series|collection|set|number"});
@@ -103,19 +105,24 @@ void add_layer_cues(Cues& k) {
                            "output|result|answer|first|another|eachother"});
 }
 
-// Moving the numbers: bandwidth, links, memory traffic.
+// Moving the numbers: memory traffic said as such ("memory-bound", "moving the weights"), or a
+// noun (bandwidth, HBM, NVLink, a link) with what it does or why it matters beside it.
 void add_data_cues(Cues& k) {
     Vocabulary& v = k.vocab;
     k.data_movement = cue(
-        v, {"bandwidth*", "nvlink", "nv link", "infiniband", "infini band", "pcie|pci", "interconnect*", "hbm|vram|dram",
-            "cache", "memory ~3 bandwidth|speed|bound|access|traffic|transfer|bottleneck|wall|throughput|fast|slow|read|"
+        v, {"memory ~3 bandwidth|speed|bound|access|traffic|transfer|bottleneck|wall|throughput|fast|slow|read|"
             "latency|limit*",
             "bound ~2 memory",
             "move|moving|movement|transfer*|copy|copying|copied|fetch*|shuffl*|ship*|send|sending|stream*|load|loading "
             "~4 data|number|weight|value|matri*|tensor|input|activation|parameter|byte|operand",
             "data|number|weight|byte|tensor ~3 move|moving|movement|moved|transfer*|travel*|flow*|copied|shipped|sent",
-            "communicat*", "link", "wire", "cable", "bus", "feed ~2 core", "core ~3 fed|starv*",
-            "wait*|waiting ~2 on|for ~2 memory|data|weight|byte"});
+            "feed ~2 core", "core ~3 fed|starv*", "wait*|waiting ~2 on|for ~2 memory|data|weight|byte"});
+    k.data_noun = cue(v, {"bandwidth*", "nvlink", "nv link", "infiniband", "infini band", "pcie|pci", "interconnect*",
+                          "hbm|vram|dram", "cache", "communicat*", "link", "wire", "cable", "bus"});
+    k.data_matters = cue(v, {"matter*|limit*|bottleneck*|bound|slow*|fast*|speed|wait*|feed*|fed|starv*|move*|moving|"
+                             "transfer*|carry|carries|load*|fetch*|stream*|read*|bring*|brought|sent|send*|between|from|"
+                             "over|through|across|depend*|decide*|decisive|important|key|cost*|time|take*|need*|high|higher|"
+                             "more|enough|too|also|help*|keep*|bottleneck"});
 }
 
 // Reuse: a batch of inputs through a layer together turns a vector product into a matrix product,

@@ -78,7 +78,7 @@ struct IdeaFinder {
         Finding f;
         for (const Span& s : m.find(c.dot_noun)) {
             if (m.denied_before(s, c.doing_word)) continue;  // "is not dot products", "isn't made of dot products"
-            if (m.near(s, c.dot_whole, 8, 6)) return {e.quote(s), {}};
+            if (m.near(s, c.dot_whole, 8, 0) || m.near(s, c.dot_whole_after, 0, 4)) return {e.quote(s), {}};
             if (!f.near_miss) f.near_miss = e.quote(s);
         }
         return f;
@@ -130,15 +130,30 @@ struct IdeaFinder {
             }
             return best;
         };
+        // Within six words of the dependence, so a run of nouns joined by "and" is not read as one.
+        auto gap = [](const Span& a, const Span& d) {
+            return a.end <= d.begin ? d.begin - a.end : a.begin >= d.end ? a.begin - d.end : 0;
+        };
         for (const Span& d : depends) {
             if (Evidence::sentence_has(wrong, d.sentence)) continue;  // "neurons in a layer need each other's outputs"
             const Span* layer = nearest(layers, d);
             const Span* order = nearest(orders, d);
-            if (!layer || !order) continue;
+            if (!layer || !order || gap(*layer, d) > 6 || gap(*order, d) > 6) continue;
             Span whole{std::min({d.begin, layer->begin, order->begin}), std::max({d.end, layer->end, order->end}), d.sentence};
             return e.quote(whole);
         }
         return std::nullopt;
+    }
+
+    /// Memory traffic said as such, or a noun for it (bandwidth, NVLink) with what it does beside it.
+    Finding data_movement() const {
+        if (auto q = first(c.data_movement)) return {q, {}};
+        Finding f;
+        for (const Span& s : m.find(c.data_noun)) {
+            if (m.near(s, c.data_matters, 6, 6)) return {e.quote(s), {}};
+            if (!f.near_miss) f.near_miss = e.quote(s);
+        }
+        return f;
     }
 
     Finding reuse() const {
@@ -187,7 +202,7 @@ std::vector<Finding> find_ideas(const Evidence& e) {
     const IdeaFinder f{e};
     const auto wrong = merged({e.m.find(e.c.layers_parallel), e.m.find(e.c.layers_independent), e.m.find(e.c.outputs_depend)});
     std::vector<Finding> out{f.dot_products(), f.independent(wrong), f.gpu(), f.cpu(),
-                             Finding{f.layers_depend(wrong), {}}, Finding{f.first(e.c.data_movement), {}}, f.reuse()};
+                             Finding{f.layers_depend(wrong), {}}, f.data_movement(), f.reuse()};
     return out;
 }
 

@@ -122,8 +122,8 @@ struct Cues {
     // need "at once" beside them ("more cores"), doing things at once, and the loose count words.
     Cue many_cores, more_cores, parallel, many_word, more_word;
     Cue few_cores, fewer_cores, sequential, few_word;
-    Cue dot_products, dot_noun, dot_whole, doing_word, independent, independent_thing;
-    Cue layer_order, layer_word, depend_word, order_word, data_movement;
+    Cue dot_products, dot_noun, dot_whole, dot_whole_after, doing_word, independent, independent_thing;
+    Cue layer_order, layer_word, depend_word, order_word, data_movement, data_noun, data_matters;
     Cue reuse, reuse_noun;
     // Misconceptions, in Misconception order.
     Cue clock, graphics, gpu_faster, cpu_slower, more_cores_faster, faster_everything, big_calculation, smarter,
