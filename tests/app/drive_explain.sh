@@ -13,6 +13,7 @@ mkdir -p "$out"
 log=$out/drive_explain_$size.log
 XDG_CONFIG_HOME=$(mktemp -d)  # keep the tester's own settings out of it
 export XDG_CONFIG_HOME
+: >"$log"  # emptied first: the app's own redirect may come after the first look below
 "$app" --lesson explain --size "$size" --log-state >"$log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; rm -rf "$XDG_CONFIG_HOME"' EXIT
@@ -50,10 +51,10 @@ click answer_box
 xdotool type --delay 15 "$answer"
 wait_for "lesson=explain chars=${#answer} submitted=0" 20
 click submit_button
-wait_for "lesson=explain chars=${#answer} submitted=1 changed=0 ideas=3/6 found=dot_products,gpu_many_cores,cpu_few_cores "
+wait_for "lesson=explain chars=${#answer} submitted=1 changed=0 ideas=3/7 found=dot_products,gpu_many_cores,cpu_few_cores "
 [ "$(grep -c 'lesson=layers' "$log")" = "$layer_lines" ] || fail "typing in the box switched lessons"
 click model_answer_button
-wait_for "ideas=3/6 .*model=1"
+wait_for "ideas=3/7 .*model=1"
 sleep 0.5
 import -window root "$out/explain_feedback_$size.png"
-echo "PASS: a Lesson 1 run became a fact; typed ${#answer} characters, Submit found 3 of 6 ideas, the model answer opened ($(grep -c '^state:' "$log") state lines)"
+echo "PASS: a Lesson 1 run became a fact; typed ${#answer} characters, Submit found 3 of 7 ideas, the model answer opened ($(grep -c '^state:' "$log") state lines)"

@@ -25,7 +25,7 @@ TEST_CASE("the explain panel opens empty and unsubmitted") {
     CHECK(panel.id() == "explain");
     CHECK_FALSE(panel.submitted());
     CHECK(panel.status() ==
-          "lesson=explain chars=0 submitted=0 changed=0 ideas=0/6 found=none misconceptions=none model=0 facts=0");
+          "lesson=explain chars=0 submitted=0 changed=0 ideas=0/7 found=none misconceptions=none model=0 facts=0");
 }
 
 TEST_CASE("typing an answer and pressing Submit reports the checklist") {
@@ -40,7 +40,7 @@ TEST_CASE("typing an answer and pressing Submit reports the checklist") {
     CHECK(panel.feedback().found_count() == 4);
     CHECK_FALSE(panel.feedback().found(core::ExplainIdea::layers_depend));
     CHECK_FALSE(panel.feedback().found(core::ExplainIdea::data_movement));
-    CHECK(panel.status() == "lesson=explain chars=238 submitted=1 changed=0 ideas=4/6 "
+    CHECK(panel.status() == "lesson=explain chars=238 submitted=1 changed=0 ideas=4/7 "
                             "found=dot_products,independent_outputs,gpu_many_cores,cpu_few_cores misconceptions=none "
                             "model=0 facts=0");
 
@@ -51,7 +51,7 @@ TEST_CASE("typing an answer and pressing Submit reports the checklist") {
     panel.submit();
     CHECK_FALSE(panel.changed_since_submit());
     CHECK(panel.feedback().found_count() == 5);
-    CHECK_THAT(panel.status(), Catch::Contains("ideas=5/6") && Catch::Contains("layers_depend"));
+    CHECK_THAT(panel.status(), Catch::Contains("ideas=5/7") && Catch::Contains("layers_depend"));
 }
 
 TEST_CASE("a misconception and the model answer show in the status") {
@@ -60,7 +60,7 @@ TEST_CASE("a misconception and the model answer show in the status") {
     panel.set_answer("GPU cores are faster than CPU cores.");
     panel.submit();
     panel.show_model_answer(true);
-    CHECK_THAT(panel.status(), Catch::Contains("ideas=0/6 found=none misconceptions=gpu_cores_faster model=1"));
+    CHECK_THAT(panel.status(), Catch::Contains("ideas=0/7 found=none misconceptions=gpu_cores_faster model=1"));
 }
 
 TEST_CASE("a finished Lesson 1 run shows up as a fact, once") {
@@ -99,12 +99,12 @@ TEST_CASE("the run log ignores repeats and keeps the newest facts") {
 TEST_CASE("the explain panel saves and restores its answer, and refuses a bad state whole") {
     lessons::Context ctx;
     lessons::ExplainPanel panel(ctx);
-    panel.set_answer("dot products");
+    panel.set_answer("Many dot products.");
     panel.show_model_answer(true);
     const auto saved = panel.save_state();
     lessons::ExplainPanel other(ctx);
     other.load_state(saved);
-    CHECK(other.answer() == "dot products");
+    CHECK(other.answer() == "Many dot products.");
     CHECK(other.model_answer_shown());
     CHECK_FALSE(other.submitted());
     panel.submit();
@@ -115,7 +115,7 @@ TEST_CASE("the explain panel saves and restores its answer, and refuses a bad st
     CHECK_THROWS_AS(other.load_state({{"answer", "x"}, {"colour", "red"}}), std::invalid_argument);
     CHECK_THROWS_AS(other.load_state({{"answer", "x"}, {"submitted", "yes"}}), std::invalid_argument);
     CHECK_THROWS_AS(other.load_state(nlohmann::json::array()), std::invalid_argument);
-    CHECK(other.answer() == "dot products");
+    CHECK(other.answer() == "Many dot products.");
 }
 
 TEST_CASE("nothing leaves the window at 1024x768 and scale 1.5, before and after Submit") {

@@ -1,6 +1,7 @@
-// "Explain it back": the student's own runs in sentences (Lesson 1's speedups, Lesson 2's sends,
-// Lesson 3's splits), from the facts each lesson recorded.
+// "Explain it back": the student's own runs in sentences (Lesson 1's speedups across widths and
+// batches, Lesson 2's sends, Lesson 3's splits), from the facts each lesson recorded.
 #include <algorithm>
+#include <optional>
 
 #include "m2m/core/engine/text.hpp"
 #include "m2m/core/explain/explain_back.hpp"
@@ -46,8 +47,67 @@ std::string cores_text(std::uint32_t n, const char* machine) {
 }
 
 std::string timing_text(const LayerRunFact& f) {
-    if (f.hardware) return "hardware timing, " + f.gpu_name + " against " + f.cpu_name;
-    return "lesson timing, " + cores_text(f.cpu_cores, "CPU") + " against " + cores_text(f.gpu_cores, "GPU");
+    std::string s = f.hardware ? "hardware timing, " + f.gpu_name + " against " + f.cpu_name
+                               : "lesson timing, " + cores_text(f.cpu_cores, "CPU") + " against " + cores_text(f.gpu_cores, "GPU");
+    if (f.batch != 1) s += ", batch " + format_count(f.batch);
+    if (f.precision != "FP32") s += ", " + f.precision;
+    return s;
+}
+
+/// Who finished first and by how much: "the GPU was 7× sooner"; `again` says "it" for a GPU named just before.
+std::string lead_text(double speedup, bool again = false) {
+    if (speedup >= 1.05) return (again ? "it" : "the GPU") + std::string(" was ") + format_ratio(speedup) + " sooner";
+    if (speedup > 0 && speedup <= 1 / 1.05) return "the CPU was " + format_ratio(1 / speedup) + " sooner";
+    return "the two were about level";
+}
+
+/// Runs timed alike: same timing, chips, batch and precision (widths, and in lesson timing the
+/// core counts that follow them, may differ).
+bool timed_alike(const LayerRunFact& a, const LayerRunFact& b) {
+    return a.hardware == b.hardware && a.cpu_name == b.cpu_name && a.gpu_name == b.gpu_name && a.batch == b.batch &&
+           a.precision == b.precision;
+}
+
+/// The narrowest and the widest run timed like the latest show how the gap grows with width.
+std::optional<std::string> width_sentence(const std::vector<const LayerRunFact*>& runs) {
+    const LayerRunFact& f = *runs.back();
+    const LayerRunFact *narrow = nullptr, *wide = nullptr;
+    auto widest = [](const LayerRunFact& r) { const auto h = hidden_of(r); return *std::max_element(h.begin(), h.end()); };
+    for (const LayerRunFact* r : runs) {
+        if (!timed_alike(*r, f) || hidden_of(*r).empty()) continue;
+        if (!narrow || widest(*r) < widest(*narrow)) narrow = r;
+        if (!wide || widest(*r) > widest(*wide)) wide = r;
+    }
+    if (!narrow || !wide || widest(*narrow) == widest(*wide)) return std::nullopt;
+    const std::string a = format_ratio(narrow->speedup) + " with " + format_count(widest(*narrow)) + "-wide layers";
+    const std::string b = format_ratio(wide->speedup) + " with " + format_count(widest(*wide)) + "-wide layers";
+    if (wide->speedup > narrow->speedup * 1.05)
+        return "Across your runs the GPU's lead grew with the width of the layers: " + a + ", " + b +
+               ". A wider layer is more dot products that can all run at once.";
+    return "Across your runs: " + a + ", " + b + ".";
+}
+
+/// The same network on the same chips at the smallest and the largest batch the student ran.
+std::optional<std::string> batch_sentence(const std::vector<const LayerRunFact*>& runs) {
+    const LayerRunFact& f = *runs.back();
+    const LayerRunFact *small = nullptr, *large = nullptr;
+    for (auto it = runs.rbegin(); it != runs.rend(); ++it) {  // the latest run of each batch
+        const LayerRunFact* r = *it;
+        if (r->hardware != f.hardware || r->cpu_name != f.cpu_name || r->gpu_name != f.gpu_name ||
+            r->precision != f.precision || r->widths != f.widths)
+            continue;
+        if (!small || r->batch < small->batch) small = r;
+        if (!large || r->batch > large->batch) large = r;
+    }
+    if (!small || !large || small->batch == large->batch) return std::nullopt;
+    const bool gpu_both = small->speedup >= 1.05 && large->speedup >= 1.05;
+    std::string s = "With the same network and chips, at batch " + format_count(small->batch) + " " +
+                    lead_text(small->speedup) + ", at batch " + format_count(large->batch) + " " +
+                    lead_text(large->speedup, gpu_both) + ".";
+    if (large->speedup > small->speedup * 1.05)
+        s += " At batch " + format_count(large->batch) + " each weight read from memory served " +
+             format_count(large->batch) + " inputs, work that the GPU's many cores could take on at once.";
+    return s;
 }
 
 std::vector<std::string> layer_sentences(const std::vector<const LayerRunFact*>& runs) {
@@ -58,24 +118,8 @@ std::vector<std::string> layer_sentences(const std::vector<const LayerRunFact*>&
     else if (f.speedup > 0 && f.speedup <= 1 / 1.05) s += " the CPU finished first: the GPU took " + format_ratio(1 / f.speedup) + " as long";
     else s += " both machines finished at about the same time";
     std::vector<std::string> out{s + " (" + timing_text(f) + ")."};
-
-    // The narrowest and the widest run timed the same way show how the gap grows with width.
-    const LayerRunFact *narrow = nullptr, *wide = nullptr;
-    auto widest = [](const LayerRunFact& r) { const auto h = hidden_of(r); return *std::max_element(h.begin(), h.end()); };
-    for (const LayerRunFact* r : runs) {
-        if (r->hardware != f.hardware || hidden_of(*r).empty()) continue;
-        if (!narrow || widest(*r) < widest(*narrow)) narrow = r;
-        if (!wide || widest(*r) > widest(*wide)) wide = r;
-    }
-    if (narrow && wide && widest(*narrow) != widest(*wide)) {
-        const std::string a = format_ratio(narrow->speedup) + " with " + format_count(widest(*narrow)) + "-wide layers";
-        const std::string b = format_ratio(wide->speedup) + " with " + format_count(widest(*wide)) + "-wide layers";
-        if (wide->speedup > narrow->speedup * 1.05)
-            out.push_back("Across your runs the GPU's lead grew with the width of the layers: " + a + ", " + b +
-                          ". A wider layer is more dot products that can all run at once.");
-        else
-            out.push_back("Across your runs: " + a + ", " + b + ".");
-    }
+    if (auto w = width_sentence(runs)) out.push_back(*w);
+    if (auto b = batch_sentence(runs)) out.push_back(*b);
     return out;
 }
 

@@ -10,7 +10,8 @@ std::vector<Mention> machine_mentions(const Matcher& m, const Cues& c) {
     for (const Span& s : gpus) out.push_back({s, Machine::gpu});
     for (const Span& s : m.find(c.cpu)) {
         // "graphics processor" names the GPU, not a CPU
-        const bool inside_gpu = std::any_of(gpus.begin(), gpus.end(), [&](const Span& g) { return s.begin < g.end && g.begin < s.end; });
+        const auto g = first_from(gpus, s.end);  // the GPU phrase starting last before s ends
+        const bool inside_gpu = g != gpus.begin() && std::prev(g)->end > s.begin;
         if (!inside_gpu) out.push_back({s, Machine::cpu});
     }
     std::sort(out.begin(), out.end(), [](const Mention& a, const Mention& b) { return a.span.begin < b.span.begin; });
@@ -51,12 +52,13 @@ const Mention* machine_of(const std::vector<Token>& t, const std::vector<Mention
         if (m.span.end <= s.begin) {
             d = static_cast<double>(s.begin - m.span.end);
         } else if (m.span.begin >= s.end) {
-            // A machine named after the phrase, past a comma or a "while", starts the next clause.
+            // A machine named after the phrase, past a comma or a "while", starts the next clause:
+            // "CPUs do hard things one after another, GPUs ..." is about the CPU.
             d = 1.5 * static_cast<double>(m.span.begin - s.end + 1);
             if (any_token(t, s.end, m.span.begin + 1, [](const Token& k) {
                     return k.clause_break || k.raw == "while" || k.raw == "whereas" || k.raw == "but";
                 }))
-                d *= 3;
+                d *= 8;
         }
         if (m.compared) d *= 3;
         if (d < best_d) best_d = d, best = &m;

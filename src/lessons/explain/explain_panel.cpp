@@ -295,7 +295,7 @@ void ExplainPanel::draw_idea(const core::IdeaCheck& c) {
     ImGui::SameLine();
     wrapped(th.text, core::explain_idea_title(c.idea));
     ImGui::Indent(indent);
-    wrapped(th.text_dim, c.found ? quoted(c.evidence) : "Hint: " + std::string(core::explain_idea_hint(c.idea)));
+    wrapped(th.text_dim, core::explain_idea_line(c));
     ImGui::Unindent(indent);
 }
 

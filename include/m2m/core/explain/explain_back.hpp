@@ -28,34 +28,49 @@ enum class ExplainIdea {
     cpu_few_cores,        ///< a CPU has a few big cores that go (mostly) one after another
     layers_depend,        ///< only the layers depend on each other (layer by layer)
     data_movement,        ///< moving the numbers matters too (memory bandwidth, links)
+    batch_reuse,          ///< a batch turns a vector product into a matrix product: each weight read serves B inputs
 };
-inline constexpr std::size_t explain_idea_count = 6;
+inline constexpr std::size_t explain_idea_count = 7;
 std::string_view explain_idea_id(ExplainIdea idea);     ///< "dot_products", ... (logs and tests)
 std::string_view explain_idea_title(ExplainIdea idea);  ///< the checklist line
 std::string_view explain_idea_hint(ExplainIdea idea);   ///< one line that points at a missing idea
+/// What to add when the answer named the idea's noun without its relation ("more cores" without
+/// how many or what they do at once; "independent" without what is independent of what).
+std::string_view explain_idea_relation_hint(ExplainIdea idea);
 
 /// Common wrong ideas the checker notices, each answered with a kind correction.
 enum class Misconception {
-    gpu_cores_faster,    ///< "each GPU core is faster than a CPU core"
-    cpu_more_cores,      ///< "the CPU has more cores" / "the GPU has fewer cores"
-    layers_in_parallel,  ///< "all the layers run at once"
+    clock_speed,              ///< "the CPU (or the GPU) wins because of its higher clock speed"
+    graphics_only,            ///< "GPUs are only for graphics"
+    gpu_cores_faster,         ///< "each GPU core is faster (better, stronger) than a CPU core"
+    more_cores_faster_cores,  ///< "more cores make each core faster"
+    faster_at_everything,     ///< "a GPU is just a faster computer", "faster at everything"
+    one_big_calculation,      ///< "a GPU does one big (or complex) calculation faster"
+    cpu_smarter,              ///< "the CPU is smarter, so it is faster"
+    cpu_more_cores,           ///< "the CPU has more cores" / "the GPU has fewer cores"
+    gpu_more_memory,          ///< "GPUs have more memory"
+    outputs_depend,           ///< "the dot products of a layer depend on each other"
+    layers_in_parallel,       ///< "all the layers run at once"
 };
+inline constexpr std::size_t misconception_count = 11;
 std::string_view misconception_id(Misconception m);
 std::string_view misconception_note(Misconception m);
 
 // --- checking an answer ------------------------------------------------------------------------
 
 enum class AnswerKind {
-    empty,        ///< nothing but white space
-    no_words,     ///< symbols or emoji only
-    not_english,  ///< mostly another language (the checker reads English only)
-    answer,       ///< an English answer, checked
+    empty,         ///< nothing but white space
+    no_words,      ///< symbols or emoji only
+    not_english,   ///< mostly another language (the checker reads English only)
+    keyword_list,  ///< mostly words without sentences: only what is said in a sentence counts
+    answer,        ///< an English answer, checked
 };
 
 struct IdeaCheck {
     ExplainIdea idea = ExplainIdea::dot_products;
     bool found = false;
-    std::string evidence;  ///< the student's own words that showed the idea, e.g. "thousands of small cores"
+    std::string evidence;   ///< the student's own words that showed the idea, e.g. "thousands of small cores"
+    std::string near_miss;  ///< when not found: words that named the idea without its relation ("more cores")
 };
 
 struct MisconceptionCheck {
@@ -67,7 +82,7 @@ struct ExplainFeedback {
     AnswerKind kind = AnswerKind::empty;
     bool truncated = false;   ///< longer than explain_max_answer_chars: only the start was read
     std::size_t words = 0;    ///< words in Latin letters that were read
-    std::vector<IdeaCheck> ideas;  ///< all six ideas, in ExplainIdea order
+    std::vector<IdeaCheck> ideas;  ///< every idea, in ExplainIdea order
     std::vector<MisconceptionCheck> misconceptions;
     std::string summary;      ///< one or two sentences on the whole answer
     std::vector<std::string> notes;  ///< about the reading itself: truncated, another language
@@ -81,10 +96,17 @@ struct ExplainFeedback {
 /// check linear and bounded however much is pasted in.
 inline constexpr std::size_t explain_max_answer_chars = 20000;
 
-/// Checks `answer` (UTF-8; invalid bytes are read as separators) for the six ideas and the
+/// Checks `answer` (UTF-8; invalid bytes are read as separators) for the ideas and the
 /// misconceptions. Words are matched with their plurals, in any letter case, through synonyms
 /// and phrasings, and with one slip of the keyboard in longer words ("paralel", "bandwith").
+/// An idea counts only with its relation (what is independent of what, which machine has which
+/// cores), never when denied ("not independent"), and never from a bare list of keywords.
 ExplainFeedback grade_answer(std::string_view answer);
+
+/// The line the checklist shows under an idea's title: the student's words when found ("you wrote
+/// “thousands of small cores”"), the words that came close and what to add when only the noun was
+/// there ("You wrote “more cores”. Say how many ..."), else the hint.
+std::string explain_idea_line(const IdeaCheck& check);
 
 /// Comma-separated ids of the ideas found, in order ("dot_products,gpu_many_cores"), or "none".
 std::string found_ids(const ExplainFeedback& feedback);
@@ -100,6 +122,8 @@ struct LayerRunFact {
     std::string cpu_name, gpu_name;
     std::uint32_t cpu_cores = 0, gpu_cores = 0;
     double speedup = 0;          ///< CPU time / GPU time
+    int batch = 1;               ///< inputs run through the network together (hardware timing)
+    std::string precision = "FP32";  ///< the number format both machines ran: "FP32", "BF16", "FP8"
     bool operator==(const LayerRunFact&) const = default;
 };
 
@@ -127,7 +151,9 @@ LayerRunFact layer_run_fact(const LayerRunSetup& setup, const LayerRunResult& re
 
 /// The student's runs in a few sentences, Lesson 1 first, each from the latest facts:
 /// "In your Lesson 1 run with 512-wide layers the GPU finished 85× sooner than the CPU (...)."
-/// At most one or two sentences per lesson; empty when there are no facts.
+/// Lesson 1 adds how the lead grew with width, and with batch when the same chips and network ran
+/// at two batches ("at batch 1 the GPU was 2.6× sooner, at batch 1,024 it was 60× sooner").
+/// At most three sentences for Lesson 1, one for each other lesson; empty when there are no facts.
 std::vector<std::string> run_fact_sentences(std::span<const RunFact> facts);
 
 }  // namespace m2m::core
