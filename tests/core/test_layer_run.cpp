@@ -68,6 +68,22 @@ TEST_CASE("the closed-form makespan equals the scheduler's, in both modes") {
     }
 }
 
+TEST_CASE("a summary gives the scheduled run's finishes, story and layers without scheduling") {
+    for (TimingMode mode : {TimingMode::lesson, TimingMode::hardware}) {
+        LayerRunSetup s = hardware_setup({64, 300, 300, 10});
+        s.mode = mode;
+        if (mode == TimingMode::lesson) s.cpu_cores = 3, s.gpu_cores = 64;
+        else s.batch = 32;
+        const LayerRunResult run = run_layers(s), sum = summarize_layers(s);
+        CHECK(sum.cpu.finish == run.cpu.finish);
+        CHECK(sum.gpu.finish == run.gpu.finish);
+        CHECK(sum.speedup == run.speedup);
+        CHECK(sum.layers.size() == run.layers.size());
+        CHECK(sum.cpu.timeline.runs.empty());
+        CHECK(tell(s, sum).verdict == tell(s, run).verdict);
+    }
+}
+
 TEST_CASE("the speedup grows with width at fixed cores until the GPU's cores are saturated") {
     LayerRunSetup s;
     s.network.widths = {4, 6, 6, 3};

@@ -152,26 +152,55 @@ MachineRun run_machine(const LayerRunSetup& setup, const ComputeSpec& spec, std:
 
 }  // namespace
 
-LayerRunResult run_layers(const LayerRunSetup& setup) {
-    check(setup);
+namespace {
+
+LayerRunSetup with_kinds(const LayerRunSetup& setup) {
+    LayerRunSetup k = setup;
+    k.cpu = as_kind(setup.cpu, ResourceKind::cpu_core);
+    k.gpu = as_kind(setup.gpu, ResourceKind::gpu_core);
+    return k;
+}
+
+// Everything but the two machines' runs, which the caller fills.
+LayerRunResult result_frame(const LayerRunSetup& s) {
     LayerRunResult r;
-    r.unit = setup.mode == TimingMode::lesson ? TimeUnit::ticks : TimeUnit::picoseconds;
-    r.neurons = neuron_count(setup.network);
-    r.parameters = parameter_count(setup.network);
-    const LayerRunSetup s = [&] {
-        LayerRunSetup k = setup;
-        k.cpu = as_kind(setup.cpu, ResourceKind::cpu_core);
-        k.gpu = as_kind(setup.gpu, ResourceKind::gpu_core);
-        return k;
-    }();
-    r.cpu = run_machine(s, s.cpu, s.cpu_cores);
-    r.gpu = run_machine(s, s.gpu, s.gpu_cores);
-    r.speedup = static_cast<double>(r.cpu.finish) / static_cast<double>(std::max<SimTime>(r.gpu.finish, 1));
-    if (setup.mode == TimingMode::hardware) {
+    r.unit = s.mode == TimingMode::lesson ? TimeUnit::ticks : TimeUnit::picoseconds;
+    r.neurons = neuron_count(s.network);
+    r.parameters = parameter_count(s.network);
+    if (s.mode == TimingMode::hardware) {
         r.cpu_roof = cpu_roof(s);
         r.gpu_roof = gpu_roof(s);
         r.layers = layer_points(s);
     }
+    return r;
+}
+
+void set_speedup(LayerRunResult& r) {
+    r.speedup = static_cast<double>(r.cpu.finish) / static_cast<double>(std::max<SimTime>(r.gpu.finish, 1));
+}
+
+}  // namespace
+
+LayerRunResult run_layers(const LayerRunSetup& setup) {
+    check(setup);
+    const LayerRunSetup s = with_kinds(setup);
+    LayerRunResult r = result_frame(s);
+    r.cpu = run_machine(s, s.cpu, s.cpu_cores);
+    r.gpu = run_machine(s, s.gpu, s.gpu_cores);
+    set_speedup(r);
+    return r;
+}
+
+LayerRunResult summarize_layers(const LayerRunSetup& setup) {
+    check(setup);
+    const LayerRunSetup s = with_kinds(setup);
+    LayerRunResult r = result_frame(s);
+    for (bool gpu : {false, true}) {
+        MachineRun& m = gpu ? r.gpu : r.cpu;
+        m.cores = gpu ? s.gpu_cores : s.cpu_cores;
+        m.finish = predicted_makespan(s, gpu ? s.gpu : s.cpu, m.cores);
+    }
+    set_speedup(r);
     return r;
 }
 

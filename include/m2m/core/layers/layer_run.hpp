@@ -103,6 +103,10 @@ WorkGraph build_layer_graph(const LayerRunSetup& setup, const ComputeSpec& spec,
 
 /// Schedules the network on both machines. Throws std::invalid_argument on a bad setup.
 LayerRunResult run_layers(const LayerRunSetup& setup);
+/// The same result without the schedules: every figure, the finishes from predicted_makespan (equal
+/// to the scheduler's), the timelines empty. Cheap at any width, so a slider answers within a frame;
+/// a panel schedules (run_layers) only when the run is played.
+LayerRunResult summarize_layers(const LayerRunSetup& setup);
 
 /// The makespan the scheduler will find, in closed form: each layer takes its fixed cost plus
 /// ceil(width / cores) rounds of its neurons' task. Cheap enough to sweep.
