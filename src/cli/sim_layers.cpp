@@ -19,6 +19,8 @@ struct LayersOptions {
     std::vector<int> widths{4, 6, 6, 3};
     std::string mode = "lesson", cpu_id = "laptop-cpu", gpu_id = "h100";
     std::uint32_t cpu_cores = 0, gpu_cores = 0;
+    int batch = 1;
+    std::string precision = "fp32", cache = "cold";
     bool with_timeline = false;
 };
 
@@ -36,16 +38,24 @@ void add_options(CLI::App& app, LayersOptions& o) {
         ->check(CLI::IsMember(presets::builtin().ids(core::ResourceKind::cpu_core)));
     app.add_option("--gpu", o.gpu_id, "GPU preset (hardware mode)")
         ->check(CLI::IsMember(presets::builtin().ids(core::ResourceKind::gpu_core)));
+    app.add_option("--batch", o.batch, "hardware mode: inputs run through each layer together, 1 to 4,096 (default 1)")
+        ->check(CLI::Range(1, core::max_batch));
+    app.add_option("--precision", o.precision, "hardware mode: fp32, bf16 or fp8 (default fp32)")
+        ->check(CLI::IsMember({"fp32", "bf16", "fp8"}));
+    app.add_option("--cache", o.cache,
+                   "hardware mode: cold (weights from memory, a first pass; the default) or warm (weights that fit "
+                   "stay in cache from the pass before)")
+        ->check(CLI::IsMember({"cold", "warm"}));
     add_json_flag(app);
     app.add_flag("--timeline", o.with_timeline,
-                 "add every task's resource, start and end (each neuron's core; in hardware mode the GPU's launch "
-                 "wait before each layer)");
+                 "add every task's resource, start and end (each neuron's core; in hardware mode each layer's fixed "
+                 "cost before it: the GPU's launch, the CPU's add chain)");
 }
 
-// Every task of one machine's run: each neuron with its core, and (hardware mode, GPU) the
-// launch and synchronisation wait before each layer, which holds no core.
+// Every task of one machine's run: each neuron with its core, and (hardware mode) the fixed
+// wait before each layer, which holds no core: the GPU's kernel launch, the CPU's add chain.
 json timeline_json(const core::LayerRunResult& r, const core::MachineRun& m, const std::vector<int>& widths,
-                   const char* machine, bool launches) {
+                   const char* machine) {
     const double scale = r.unit == core::TimeUnit::ticks ? 1.0 : core::seconds_per_step(r.unit);
     auto timed = [&](json e, const core::TaskRun& run) {
         if (r.unit == core::TimeUnit::ticks) {
@@ -60,8 +70,10 @@ json timeline_json(const core::LayerRunResult& r, const core::MachineRun& m, con
     json list = json::array();
     for (std::size_t l = 0; l < m.layer_first_task.size(); ++l) {
         const core::TaskId first = m.layer_first_task[l];
-        if (launches)  // build_layer_graph adds a layer's launch just before its first neuron
-            list.push_back(timed({{"layer", l + 1}, {"task", "launch"}, {"resource", "none: a wait before the layer"}},
+        if (m.fixed_tasks)  // build_layer_graph adds a layer's fixed cost just before its first neuron
+            list.push_back(timed({{"layer", l + 1},
+                                  {"task", std::string(machine) == "GPU" ? "launch" : "add chain"},
+                                  {"resource", "none: a wait before the layer"}},
                                  m.timeline.runs[first - 1]));
         for (int i = 0; i < widths[l + 1]; ++i) {
             const core::TaskRun& run = m.timeline.runs[first + static_cast<core::TaskId>(i)];
@@ -74,6 +86,43 @@ json timeline_json(const core::LayerRunResult& r, const core::MachineRun& m, con
         }
     }
     return list;
+}
+
+// Hardware mode: each machine's roofs, every weight layer on them, and the story's sentences.
+void add_roofline(json& j, const core::LayerRunSetup& setup, const core::LayerRunResult& r) {
+    const core::LayerRunStory st = core::tell(setup, r);
+    j["batch"] = setup.batch;
+    j["precision"] = std::string(core::precision_id(setup.precision));
+    j["cache"] = std::string(core::cache_id(setup.cache));
+    j["cpu_ridge_flops_per_byte"] = r.cpu_roof.ridge();
+    j["gpu_ridge_flops_per_byte"] = r.gpu_roof.ridge();
+    for (const auto* m : {&r.cpu_roof, &r.gpu_roof})
+        j[m == &r.cpu_roof ? "cpu_roof" : "gpu_roof"] = {{"compute_flops", m->compute_flops},
+                                                          {"peak_flops", m->peak_flops},
+                                                          {"units", m->units},
+                                                          {"fp32_fallback", m->fp32_fallback},
+                                                          {"bandwidth_Bps", m->bandwidth_Bps},
+                                                          {"level", m->level}};
+    json layers = json::array();
+    for (const core::LayerPoint& l : r.layers)
+        layers.push_back({{"inputs", l.n_in},
+                          {"neurons", l.n_out},
+                          {"flops", l.counts.flops},
+                          {"bytes", l.counts.bytes()},
+                          {"arithmetic_intensity_flops_per_byte", l.counts.intensity()},
+                          {"cpu_bound", std::string(core::bound_id(l.cpu.bound))},
+                          {"gpu_bound", std::string(core::bound_id(l.gpu.bound))},
+                          {"cpu_time", static_cast<double>(l.cpu.total()) / core::picoseconds_per_second},
+                          {"gpu_time", static_cast<double>(l.gpu.total()) / core::picoseconds_per_second},
+                          {"cpu_fixed_time", l.cpu.fixed_s},
+                          {"gpu_fixed_time", l.gpu.fixed_s}});
+    j["layers"] = std::move(layers);
+    j["story"] = {{"verdict", st.verdict},
+                  {"crossover", st.crossover},
+                  {"precision", st.precision_note},
+                  {"cache", st.cache_note},
+                  {"cpu", st.cpu.header + ", " + st.cpu.bound},
+                  {"gpu", st.gpu.header + ", " + st.gpu.bound}};
 }
 
 json run_json(const LayersOptions& o, const core::LayerRunSetup& setup, const core::LayerRunResult& r) {
@@ -94,18 +143,24 @@ json run_json(const LayersOptions& o, const core::LayerRunSetup& setup, const co
         j["gpu_layer_overhead_s"] = setup.gpu.layer_overhead_s;
         const auto cross = core::gpu_crossover_width(setup);
         j["crossover_width"] = cross ? json(*cross) : json(nullptr);
+        add_roofline(j, setup, r);
     } else {
         j["cpu_time"] = r.cpu.finish;
         j["gpu_time"] = r.gpu.finish;
     }
     j["speedup"] = r.speedup;
     j["gpu_faster"] = r.gpu.finish < r.cpu.finish;
-    if (o.with_timeline) {
-        j["timeline"] = {
-            {"cpu", timeline_json(r, r.cpu, o.widths, "CPU", core::layer_overhead(setup.mode, setup.cpu) > 0)},
-            {"gpu", timeline_json(r, r.gpu, o.widths, "GPU", core::layer_overhead(setup.mode, setup.gpu) > 0)}};
-    }
+    if (o.with_timeline)
+        j["timeline"] = {{"cpu", timeline_json(r, r.cpu, o.widths, "CPU")}, {"gpu", timeline_json(r, r.gpu, o.widths, "GPU")}};
     return j;
+}
+
+/// Hardware mode's flags given in lesson mode: the first one named, or null.
+const char* hardware_flag_in_lesson(const std::vector<std::string>& args) {
+    for (const char* flag : {"--batch", "--precision", "--cache"})
+        for (const std::string& a : args)
+            if (a == flag || a.rfind(std::string(flag) + "=", 0) == 0) return flag;
+    return nullptr;
 }
 
 }  // namespace
@@ -121,6 +176,13 @@ int sim_layers(const std::vector<std::string>& args, std::ostream& out, std::ost
     if (auto why = core::validate(setup.network); !why.empty())
         return refuse(err, me, "--widths", why + " (got " + std::to_string(o.widths.size()) + " widths)");
     setup.mode = o.mode == "hardware" ? core::TimingMode::hardware : core::TimingMode::lesson;
+    if (const char* flag = setup.mode == core::TimingMode::lesson ? hardware_flag_in_lesson(args) : nullptr)
+        return refuse(err, me, flag,
+                      "lesson mode runs one input in FP32 at one tick per dot product; add --mode hardware to set the "
+                      "batch (1 to 4,096), the precision (fp32, bf16, fp8) or the cache (cold, warm)");
+    setup.batch = o.batch;
+    setup.precision = *core::precision_from_id(o.precision);
+    setup.cache = o.cache == "warm" ? core::CacheState::warm : core::CacheState::cold;
     setup.cpu = presets::builtin().find(o.cpu_id)->spec;
     setup.gpu = presets::builtin().find(o.gpu_id)->spec;
     const bool hw = setup.mode == core::TimingMode::hardware;

@@ -46,6 +46,14 @@ json path_json(const PathResult& p, const Report& r) {
     return j;
 }
 
+json caches_json(const core::ComputeSpec& m) {
+    json list = json::array();
+    for (const auto& c : m.caches)
+        list.push_back({{"name", c.name}, {"bytes", c.bytes}, {"cores_sharing", c.cores_sharing},
+                        {"read_Bps_per_core", c.bandwidth_Bps}});
+    return list;
+}
+
 json report_json(const Report& r) {
     const auto& m = r.machine.cpu;
     return {{"widths", r.config.widths},
@@ -74,6 +82,10 @@ json report_json(const Report& r) {
               {"cores", m.cores},
               {"flops_per_core", m.flops_per_core},
               {"memory_bandwidth_Bps", m.memory_bandwidth_Bps},
+              {"dependent_add_s", r.machine.add_seconds},
+              {"blas_call_s", r.machine.blas_call_seconds},
+              {"activation_s", r.machine.activation_seconds},
+              {"caches", caches_json(m)},
               {"source", m.source}}},
             {"paths", json::array({path_json(r.naive, r), path_json(r.blas, r), path_json(r.gpu_path, r)})}};
 }
@@ -146,7 +158,8 @@ int run_cli(const std::vector<std::string>& all_args, std::ostream& out, std::os
         err << "math-to-metal measure: " << m.memory().sentence << "\n";
         return cli::exit_bad_input;
     }
-    if (!as_json) out << m.memory().sentence << std::endl;  // said before it runs, as the window does
+    if (!as_json)  // said before it runs, as the window does
+        out << m.memory().sentence << " " << plan_time(config, this_machine()).sentence << std::endl;
     const std::atomic<bool> never{false};
     m.run_cpu(never);
     while (!m.step_gpu(0.05)) std::this_thread::sleep_for(std::chrono::microseconds(200));

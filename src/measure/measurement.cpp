@@ -1,7 +1,7 @@
 // One measurement: calibrate this machine, run the reference and the three paths, check them,
 // time them, and predict each with Lesson 1's model.
 //
-// [SECTION] this machine   [SECTION] the model   [SECTION] running   (the report: measurement_report.cpp)
+// [SECTION] the model   [SECTION] running   (this machine: this_machine.cpp; the report: measurement_report.cpp)
 #include "measure/measurement.hpp"
 
 #include <cblas.h>
@@ -25,65 +25,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-std::string cpu_model_name() {
-    std::ifstream in("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(in, line))
-        if (line.rfind("model name", 0) == 0) {
-            const auto colon = line.find(':');
-            if (colon != std::string::npos && colon + 2 <= line.size()) return line.substr(colon + 2);
-        }
-    return "this CPU";
-}
-
-/// One core's peak FP32 rate: a small SGEMM that stays in cache, on one OpenBLAS thread.
-double one_core_peak_flops() {
-    constexpr int n = 256;
-    std::vector<float> a(n * n, 0.5f), b(n * n, 0.25f), c(n * n, 0.0f);
-    const int threads = openblas_get_num_threads();
-    openblas_set_num_threads(1);
-    double best = 0;
-    for (int t = 0; t < 7; ++t) {  // the best of several: on a busy machine some tries lose the core
-        int reps = 0;
-        const auto t0 = Clock::now();
-        double dt = 0;
-        do {
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
-            ++reps;
-            dt = seconds_since(t0);
-        } while (dt < 0.02);
-        best = std::max(best, 2.0 * n * n * n * reps / dt);
-    }
-    openblas_set_num_threads(threads);
-    return best;
-}
-
-/// Every core summing its share of a buffer far larger than the caches.
-double memory_bandwidth_Bps() {
-    constexpr std::size_t bytes = std::size_t{128} << 20;
-    std::vector<std::uint32_t> buf(bytes / sizeof(std::uint32_t));
-    for (std::size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<std::uint32_t>(i);  // touch every page first
-    const auto cores = static_cast<std::size_t>(hardware_cores());
-    std::vector<std::uint64_t> sums(cores);
-    double best = 0;
-    for (int t = 0; t < 5; ++t) {
-        std::vector<std::thread> threads;
-        const auto t0 = Clock::now();
-        for (std::size_t k = 0; k < cores; ++k)
-            threads.emplace_back([&, k] {
-                const std::size_t lo = buf.size() * k / cores, hi = buf.size() * (k + 1) / cores;
-                std::uint64_t s = 0;
-                for (std::size_t i = lo; i < hi; ++i) s += buf[i];
-                sums[k] = s;
-            });
-        for (auto& th : threads) th.join();
-        best = std::max(best, static_cast<double>(bytes) / seconds_since(t0));
-    }
-    volatile std::uint64_t sink = 0;
-    for (auto s : sums) sink = sink + s;
-    return best;
-}
-
 std::string lower(std::string s) {
     for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     return s;
@@ -102,39 +43,28 @@ bool has_word(const std::string& text, const std::string& word) {
 
 }  // namespace
 
-// [SECTION] this machine --------------------------------------------------------------------
-
-const ThisMachine& this_machine() {
-    static const ThisMachine machine = [] {
-        ThisMachine m;
-        const auto t0 = Clock::now();
-        m.cpu.id = "this-machine";
-        m.cpu.name = "This machine (" + cpu_model_name() + ")";
-        m.cpu.kind = core::ResourceKind::cpu_core;
-        m.cpu.cores = static_cast<std::uint32_t>(hardware_cores());
-        m.cpu.flops_per_core = one_core_peak_flops();
-        m.cpu.memory_bandwidth_Bps = memory_bandwidth_Bps();
-        m.cpu.layer_overhead_s = 0;
-        m.cpu.source = "Measured on this machine, not taken from a preset: cores " + std::to_string(m.cpu.cores) +
-                       " (std::thread::hardware_concurrency); one core's peak " + core::format_fixed(m.cpu.flops_per_core / 1e9, 1) +
-                       " GFLOP/s (a 256x256x256 SGEMM in cache on one OpenBLAS thread, best of 7); memory " +
-                       core::format_fixed(m.cpu.memory_bandwidth_Bps / 1e9, 1) + " GB/s (every core summing a 128 MiB buffer, best of 5).";
-        m.calibration_seconds = seconds_since(t0);
-        return m;
-    }();
-    return machine;
-}
-
 // [SECTION] the model -----------------------------------------------------------------------
 
-double predicted_seconds(const std::vector<int>& widths, int batch, const core::ComputeSpec& spec, std::uint32_t cores) {
+core::LayerRunSetup path_setup(const std::vector<int>& widths, int batch, const core::ComputeSpec& spec,
+                               std::uint32_t cores, core::CpuLoop loop) {
     core::LayerRunSetup s;
     s.network.widths = widths;
     s.mode = core::TimingMode::hardware;
     s.cpu = s.gpu = spec;
     s.cpu_cores = s.gpu_cores = cores;
+    s.batch = loop == core::CpuLoop::plain ? 1 : batch;
+    s.precision = core::Precision::fp32;
+    s.cache = core::CacheState::warm;
+    s.cpu_loop = loop;
+    return s;
+}
+
+double predicted_seconds(const std::vector<int>& widths, int batch, const core::ComputeSpec& spec, std::uint32_t cores,
+                         core::CpuLoop loop) {
+    const core::LayerRunSetup s = path_setup(widths, batch, spec, cores, loop);
     const core::SimTime pass = core::predicted_makespan(s, spec, cores);
-    return static_cast<double>(pass) * core::seconds_per_step(core::TimeUnit::picoseconds) * batch;
+    const double inputs_one_by_one = loop == core::CpuLoop::plain ? batch : 1;
+    return static_cast<double>(pass) * core::seconds_per_step(core::TimeUnit::picoseconds) * inputs_one_by_one;
 }
 
 const presets::ComputePreset* preset_for_renderer(const std::string& renderer) {

@@ -10,27 +10,57 @@
 #include <vector>
 
 #include "m2m/core/engine/machine.hpp"
+#include "m2m/core/layers/layer_run.hpp"
 #include "m2m/presets/presets.hpp"
 #include "measure/cpu_paths.hpp"
 #include "measure/gpu_run.hpp"
 
 namespace m2m::measure {
 
-/// This machine as Lesson 1's hardware model sees it. Both rates are measured here, once per
-/// process, because no preset describes an unknown machine:
+/// This machine as Lesson 1's roofline sees it, measured once per process because no preset
+/// describes an unknown machine (this_machine.cpp):
 /// - flops_per_core: one core's peak, from a 256x256x256 SGEMM in cache on one OpenBLAS thread
-///   (the best of seven tries), the same meaning as a preset's cores x clock x FLOPs per cycle;
-/// - memory_bandwidth_Bps: every core summing its share of a 128 MiB buffer (the best of five).
+///   (the best of seven tries), the same meaning as a preset's cores x clock x FLOPs per cycle,
+///   and already a matrix multiply's rate (efficiency 1);
+/// - caches: each level's size from /sys/devices/system/cpu/cpu0/cache, its read rate measured;
+/// - memory_bandwidth_Bps: every core summing its share of a buffer far larger than the caches;
+/// - add_seconds: one floating-point add that waits for the one before (a plain loop's pace);
+///   the spec counts time in these (clock_Hz = 1 / add_seconds, add_latency_cycles = 1);
+/// - blas_call_seconds: one OpenBLAS call on a tiny layer, the library's fixed cost per layer;
+/// - activation_seconds: one output's bias and sigma on one core, which Lesson 1's roofline does
+///   not count (it counts dot products) but every path here does after each layer.
 /// cores = std::thread::hardware_concurrency().
 struct ThisMachine {
     core::ComputeSpec cpu;
+    double add_seconds = 0;
+    double blas_call_seconds = 0;
+    double activation_seconds = 0;
     double calibration_seconds = 0;
 };
 const ThisMachine& this_machine();
+/// Data and unified cache levels under `dir` (e.g. /sys/devices/system/cpu/cpu0/cache), nearest
+/// first, with their size and how many CPUs share each; bandwidth is left 0.
+std::vector<core::CacheLevel> read_cache_levels(const std::string& dir);
 
-/// Lesson 1's hardware model for a batch: the model runs one input at a time, so a batch of B
-/// takes B times its forward pass (predicted_makespan on `cores` cores of `spec`).
-double predicted_seconds(const std::vector<int>& widths, int batch, const core::ComputeSpec& spec, std::uint32_t cores);
+/// The Lesson 1 run that predicts one path on `cores` cores of `spec`: its widths at this batch in
+/// FP32, weights warm (every timed pass follows another). A plain loop runs one input at a time, so
+/// its run is at batch 1 and its time is that times the batch.
+core::LayerRunSetup path_setup(const std::vector<int>& widths, int batch, const core::ComputeSpec& spec,
+                               std::uint32_t cores, core::CpuLoop loop);
+/// Seconds of one pass of the batch on that run (predicted_makespan).
+double predicted_seconds(const std::vector<int>& widths, int batch, const core::ComputeSpec& spec, std::uint32_t cores,
+                         core::CpuLoop loop = core::CpuLoop::tuned);
+
+/// How long a measurement will take, said before it runs: each CPU path's predicted pass times
+/// the passes its timing will run (a warm-up, then `repeats` repeats of at least
+/// min_repeat_seconds each), and the double-precision reference. The GPU row comes on top.
+struct TimePlan {
+    double seconds = 0;      ///< the CPU paths and the reference
+    double naive_pass_s = 0; ///< the plain loop's predicted pass, the slowest part at wide layers
+    std::string sentence;    ///< "About 1 min 40 s for the CPU rows (one plain-loop pass: 13 s); the GPU row comes on top."
+    std::string brief;       ///< "About 1 min 40 s."
+};
+TimePlan plan_time(const MeasureConfig& config, const ThisMachine& machine);
 
 /// The renderer names Mesa gives its software rasterisers.
 bool is_software_renderer(const std::string& renderer);

@@ -37,6 +37,81 @@ private:
     std::vector<SourcedFigure>& m_figures;
 };
 
+// The units a figure names ("tensor cores"), or `fallback` when it names none.
+std::string units_of(const json& e, const char* key, const char* fallback) {
+    if (!e.contains(key) || !e.at(key).is_object() || !e.at(key).contains("units")) return fallback;
+    const json& u = e.at(key).at("units");
+    return u.is_string() && !u.get<std::string>().empty() ? u.get<std::string>() : fallback;
+}
+
+// "caches": the levels nearest the cores first, each {"name", "KB", "cores_sharing", and
+// "read_GBps_per_core" (scales with the cores in play) or "read_GBps" (one instance's total)}.
+void parse_caches(const json& e, Reader& r, ComputePreset& p) {
+    if (!e.contains("caches")) return;
+    if (!e.at("caches").is_array()) r.fail("\"caches\" must be a list");
+    const json& list = e.at("caches");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        std::vector<SourcedFigure> ignored;
+        core::CacheLevel c;
+        try {
+            Reader level(list[i], "caches", i, ignored);
+            c.name = level.text("name");
+            c.bytes = level.figure("KB", "capacity", "KB") * 1024;
+            const json& sharing = list[i].contains("cores_sharing") ? list[i].at("cores_sharing") : json();
+            if (!sharing.is_number_unsigned() || sharing.get<std::uint64_t>() < 1 || sharing.get<std::uint64_t>() > 1000000)
+                level.fail("\"cores_sharing\" must be a whole number of cores, at least 1");
+            c.cores_sharing = sharing.get<std::uint32_t>();
+            c.per_core = list[i].contains("read_GBps_per_core");
+            const auto bw = level.raw_figure(c.per_core ? "read_GBps_per_core" : "read_GBps", true);
+            if (!(bw->value > 0)) level.fail("its read bandwidth must be a positive number");
+            c.bandwidth_Bps = bw->value * 1e9;
+            c.source = "capacity: " + ignored.front().source + "; bandwidth: " + bw->source;
+        } catch (const PresetError& err) {
+            r.fail(err.what());
+        }
+        p.figures.push_back({c.name + " cache" + (c.cores_sharing > 1 ? " (shared by " + core::format_count(c.cores_sharing) + " cores)" : " (per core)"),
+                             core::format_bytes(c.bytes) + ", " + core::format_significant(c.bandwidth_Bps / 1e9, 3) +
+                                 (c.per_core ? " GB/s per core" : " GB/s"),
+                             c.source});
+        p.spec.caches.push_back(std::move(c));
+    }
+}
+
+core::PrecisionRate& rate(ComputePreset& p, core::Precision precision) {
+    return p.spec.rates[static_cast<std::size_t>(precision)];
+}
+
+// A CPU's peaks: cores x clock x FLOP per cycle, per precision it has units for; and the add
+// latency that sets a dependent chain's pace.
+void parse_cpu_rates(const json& e, Reader& r, ComputePreset& p, double cores) {
+    const double ghz = r.figure("clock_GHz", "Clock", "GHz");
+    const double per_cycle = r.figure("fp32_flops_per_cycle", "FP32 FLOP per cycle per core", "");
+    p.spec.flops_per_core = ghz * 1e9 * per_cycle;
+    p.spec.clock_Hz = ghz * 1e9;
+    rate(p, core::Precision::fp32) = {cores * p.spec.flops_per_core, units_of(e, "fp32_flops_per_cycle", "vector FMA units"),
+                                      p.figures.back().source};
+    p.figures.push_back({"Peak FP32 (cores x clock x FLOP/cycle)",
+                         core::format_significant(cores * ghz * per_cycle, 3) + " GFLOP/s", "derived from the three figures above"});
+    const double bf16 = r.figure("bf16_flops_per_cycle", "BF16 FLOP per cycle per core", "", false);
+    if (bf16 > 0)
+        rate(p, core::Precision::bf16) = {cores * ghz * 1e9 * bf16, units_of(e, "bf16_flops_per_cycle", "BF16 units"),
+                                          p.figures.back().source};
+    p.spec.add_latency_cycles = r.figure("fp_add_latency_cycles", "Floating-point add latency", "cycles", false);
+}
+
+// A GPU's peaks per precision, whole chip.
+void parse_gpu_rates(const json& e, Reader& r, ComputePreset& p, double cores) {
+    const double tflops = r.figure("fp32_tflops", "Peak FP32", "TFLOP/s");
+    p.spec.flops_per_core = tflops * 1e12 / cores;
+    rate(p, core::Precision::fp32) = {tflops * 1e12, units_of(e, "fp32_tflops", "CUDA cores"), p.figures.back().source};
+    p.bf16_flops = r.figure("bf16_tflops", "Peak dense BF16 (tensor cores)", "TFLOP/s", false) * 1e12;
+    if (p.bf16_flops > 0)
+        rate(p, core::Precision::bf16) = {p.bf16_flops, units_of(e, "bf16_tflops", "tensor cores"), p.figures.back().source};
+    const double fp8 = r.figure("fp8_tflops", "Peak dense FP8 (tensor cores)", "TFLOP/s", false) * 1e12;
+    if (fp8 > 0) rate(p, core::Precision::fp8) = {fp8, units_of(e, "fp8_tflops", "tensor cores"), p.figures.back().source};
+    p.memory_bytes = r.figure("memory_GB", "Memory", "GB", false) * 1e9;
+}
+
 ComputePreset parse_compute(const json& e, std::size_t index) {
     ComputePreset p;
     Reader r(e, "compute", index, p.figures);
@@ -48,24 +123,17 @@ ComputePreset parse_compute(const json& e, std::size_t index) {
     const double cores = r.figure("cores", "Cores", "");
     if (cores != std::floor(cores) || cores > 1e6) r.fail("\"cores\" must be a whole number");
     p.spec.cores = static_cast<std::uint32_t>(cores);
-    if (p.spec.kind == core::ResourceKind::cpu_core) {
-        const double ghz = r.figure("clock_GHz", "Clock", "GHz");
-        const double per_cycle = r.figure("fp32_flops_per_cycle", "FP32 FLOP per cycle per core", "");
-        p.spec.flops_per_core = ghz * 1e9 * per_cycle;
-        p.figures.push_back({"Peak FP32 (cores x clock x FLOP/cycle)",
-                             core::format_significant(cores * ghz * per_cycle, 3) + " GFLOP/s", "derived from the three figures above"});
-    } else {
-        const double tflops = r.figure("fp32_tflops", "Peak FP32", "TFLOP/s");
-        p.spec.flops_per_core = tflops * 1e12 / cores;
-        p.bf16_flops = r.figure("bf16_tflops", "Peak dense BF16 (tensor cores)", "TFLOP/s", false) * 1e12;
-        p.memory_bytes = r.figure("memory_GB", "Memory", "GB", false) * 1e9;
-    }
+    if (p.spec.kind == core::ResourceKind::cpu_core) parse_cpu_rates(e, r, p, cores);
+    else parse_gpu_rates(e, r, p, cores);
     p.spec.memory_bandwidth_Bps = r.figure("memory_bandwidth_GBps", "Memory bandwidth", "GB/s") * 1e9;
-    p.spec.layer_overhead_s = r.figure("layer_overhead_us", "Per-layer launch + sync", "us", true, true) * 1e-6;
+    p.spec.layer_overhead_s = r.figure("layer_overhead_us", "Per-layer kernel launch", "us", true, true) * 1e-6;
+    p.spec.launch_source = p.figures.back().source;
+    parse_caches(e, r, p);
     // Not one of the figures listed with the spec: the views show it beside them as the sustained share.
     if (const auto f = r.raw_figure("gemm_efficiency", false)) {
         if (!(f->value > 0 && f->value <= 1)) r.fail("\"gemm_efficiency\" must be a share of peak above 0 and at most 1");
         p.gemm_efficiency = core::EfficiencyConstant{f->value, f->source};
+        p.spec.efficiency = *p.gemm_efficiency;
     }
     std::string src;
     for (const auto& f : p.figures) src += f.label + ": " + f.value + " (" + f.source + ")\n";

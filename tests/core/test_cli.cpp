@@ -48,6 +48,45 @@ TEST_CASE("sim layers --timeline lists every neuron's core, start and end") {
     CHECK(j["timeline"]["cpu"][14]["resource"] == "CPU core 0");
 }
 
+TEST_CASE("sim layers --batch --precision reports the roofline: ridges, and every layer's intensity and bounds") {
+    const Outcome o = sim({"layers", "--mode", "hardware", "--widths", "4096,4096,4096", "--cpu", "epyc-9654", "--gpu", "h100",
+                           "--batch", "256", "--precision", "bf16", "--json"});
+    REQUIRE(o.code == 0);
+    const auto j = nlohmann::json::parse(o.out);
+    CHECK(j["batch"] == 256);
+    CHECK(j["precision"] == "bf16");
+    CHECK(j["cache"] == "cold");
+    CHECK(j["gpu_ridge_flops_per_byte"].get<double>() == Approx(989e12 * 0.6 / 3.35e12));
+    CHECK(j["cpu_ridge_flops_per_byte"].get<double>() == Approx(2 * 7.3728e12 / 461e9));
+    REQUIRE(j["layers"].size() == 2);
+    for (const auto& l : j["layers"]) {
+        // 2 x 4096 x 4096 x 256 FLOPs over (4096 x 4096 + 256 x 8192) x 2 bytes
+        CHECK(l["arithmetic_intensity_flops_per_byte"].get<double>() ==
+              Approx(2.0 * 4096 * 4096 * 256 / ((4096.0 * 4096 + 256.0 * 8192) * 2)));
+        CHECK(l["cpu_bound"] == "compute");
+        CHECK(l["gpu_bound"] == "compute");
+        CHECK(l["cpu_time"].get<double>() > l["gpu_time"].get<double>());
+    }
+    double sum = 0;
+    for (const auto& l : j["layers"]) sum += l["gpu_time"].get<double>();
+    CHECK(sum == Approx(j["gpu_time"].get<double>()));
+    CHECK_THAT(j["story"]["verdict"].get<std::string>(), Catch::Contains("256 inputs"));
+}
+
+TEST_CASE("sim layers at batch 1 names the GPU launch-bound and the CPU's add chains as its launch") {
+    const Outcome o = sim({"layers", "--mode", "hardware", "--cpu", "epyc-9654", "--gpu", "h100", "--json", "--timeline"});
+    REQUIRE(o.code == 0);
+    const auto j = nlohmann::json::parse(o.out);
+    CHECK(j["batch"] == 1);
+    CHECK(j["precision"] == "fp32");
+    for (const auto& l : j["layers"]) {
+        CHECK(l["cpu_bound"] == "launch");
+        CHECK(l["gpu_bound"] == "launch");
+    }
+    CHECK(j["timeline"]["cpu"][0]["task"] == "add chain");
+    CHECK(j["speedup"].get<double>() < 0.01);  // the CPU is hundreds of times sooner
+}
+
 TEST_CASE("sim layers --timeline in hardware mode lists the GPU's launch wait before each layer") {
     const Outcome o = sim({"layers", "--mode", "hardware", "--gpu", "h100", "--json", "--timeline"});
     REQUIRE(o.code == 0);
@@ -59,7 +98,11 @@ TEST_CASE("sim layers --timeline in hardware mode lists the GPU's launch wait be
     CHECK(gpu[0]["end"].get<double>() == Approx(j["gpu_layer_overhead_s"].get<double>()));
     CHECK(gpu[1]["task"] == "neuron");
     CHECK(gpu[1]["start"].get<double>() == Approx(gpu[0]["end"].get<double>()));  // the layer waits for its launch
-    for (const auto& e : j["timeline"]["cpu"]) CHECK(e["task"] == "neuron");  // a CPU has no launch to wait for
+    // The CPU has no launch: its wait before each layer is its chain of dependent adds, nanoseconds long.
+    const auto& cpu = j["timeline"]["cpu"];
+    REQUIRE(cpu.size() == 15 + 3);
+    CHECK(cpu[0]["task"] == "add chain");
+    CHECK(cpu[0]["end"].get<double>() < 1e-7);
 }
 
 TEST_CASE("sim layers in hardware mode reports seconds and the crossover width") {
@@ -86,6 +129,14 @@ TEST_CASE("every bad input to sim layers exits 2 with one line naming the flag")
         {{"layers", "--gpu-cores", "many"}, "--gpu-cores"},
         {{"layers", "--mode", "fast"}, "--mode"},
         {{"layers", "--gpu", "tpu"}, "--gpu"},
+        {{"layers", "--mode", "hardware", "--batch", "0"}, "--batch"},
+        {{"layers", "--mode", "hardware", "--batch", "4097"}, "--batch"},
+        {{"layers", "--mode", "hardware", "--batch", "lots"}, "--batch"},
+        {{"layers", "--mode", "hardware", "--precision", "fp16"}, "--precision"},
+        {{"layers", "--mode", "hardware", "--cache", "hot"}, "--cache"},
+        {{"layers", "--batch", "16"}, "--batch"},
+        {{"layers", "--mode", "lesson", "--precision", "bf16"}, "--precision"},
+        {{"layers", "--cache=warm"}, "--cache"},
         {{"nothing"}, "nothing"},
         {{}, "usage"},
     };

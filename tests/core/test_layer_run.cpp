@@ -68,6 +68,22 @@ TEST_CASE("the closed-form makespan equals the scheduler's, in both modes") {
     }
 }
 
+TEST_CASE("a summary gives the scheduled run's finishes, story and layers without scheduling") {
+    for (TimingMode mode : {TimingMode::lesson, TimingMode::hardware}) {
+        LayerRunSetup s = hardware_setup({64, 300, 300, 10});
+        s.mode = mode;
+        if (mode == TimingMode::lesson) s.cpu_cores = 3, s.gpu_cores = 64;
+        else s.batch = 32;
+        const LayerRunResult run = run_layers(s), sum = summarize_layers(s);
+        CHECK(sum.cpu.finish == run.cpu.finish);
+        CHECK(sum.gpu.finish == run.gpu.finish);
+        CHECK(sum.speedup == run.speedup);
+        CHECK(sum.layers.size() == run.layers.size());
+        CHECK(sum.cpu.timeline.runs.empty());
+        CHECK(tell(s, sum).verdict == tell(s, run).verdict);
+    }
+}
+
 TEST_CASE("the speedup grows with width at fixed cores until the GPU's cores are saturated") {
     LayerRunSetup s;
     s.network.widths = {4, 6, 6, 3};
@@ -108,15 +124,21 @@ TEST_CASE("hardware mode reports a crossover width, where the GPU first finishes
     CHECK(at[1].speedup > 1.0);
 }
 
-TEST_CASE("a roofline dot product is limited by memory when weights stream at the shared bandwidth") {
+TEST_CASE("a neuron's task is limited by memory when the busy cores share the bandwidth") {
     ComputeSpec spec;
+    spec.cores = 4;
     spec.flops_per_core = 100e9;
     spec.memory_bandwidth_Bps = 40e9;
-    // 1000 inputs: compute 2000 / 100e9 = 20 ns; memory 4000 B / (40e9 / 4) = 400 ns
-    CHECK(dot_product_time(TimingMode::hardware, spec, 1000, 4) == 400'000);
-    // one core alone: memory 100 ns, still above compute
-    CHECK(dot_product_time(TimingMode::hardware, spec, 1000, 1) == 100'000);
-    CHECK(dot_product_time(TimingMode::lesson, spec, 1000, 4) == 1);
+    const Roof roof = machine_roof(spec, 4, Precision::fp32, CacheState::cold, 0, 8);
+    // 1000 inputs, 8 neurons on 4 cores, batch 1: compute 2000 / 100e9 = 20 ns; memory: the layer's
+    // (1000 x 8 + 1000 + 8) x 4 bytes / 8 neurons = 4,504 bytes, 4 tasks sharing 40 GB/s: 450.4 ns.
+    const LayerTiming t = layer_timing(spec, 4, roof, 1000, 8, 1, Precision::fp32);
+    CHECK(t.rounds == 2);
+    CHECK(t.task == 450'400);
+    CHECK(t.bound == Bound::memory);
+    CHECK(t.fixed == 0);  // no launch and no add latency given
+    // one core alone: 8 rounds of 112.6 ns, still above compute
+    CHECK(layer_timing(spec, 1, roof, 1000, 8, 1, Precision::fp32).task == 112'600);
 }
 
 TEST_CASE("bad networks are refused with a reason") {
@@ -128,4 +150,65 @@ TEST_CASE("bad networks are refused with a reason") {
     LayerRunSetup s;
     s.cpu_cores = 0;
     CHECK_THROWS_AS(run_layers(s), std::invalid_argument);
+}
+
+TEST_CASE("the headers count the cores and never call six cores thousands") {
+    LayerRunSetup s;  // lesson mode: 1 CPU core, 6 GPU cores, 4-6-6-3
+    LayerRunStory st = tell(s, run_layers(s));
+    CHECK(st.cpu.header == "CPU \u00b7 1 core");
+    CHECK(st.cpu.subtitle == "one neuron at a time");
+    CHECK(st.gpu.header == "GPU \u00b7 6 cores");
+    CHECK(st.gpu.subtitle == "a whole layer at once");
+    s.gpu_cores = 1;
+    s.cpu_cores = 18944;
+    st = tell(s, run_layers(s));
+    CHECK(st.gpu.header == "GPU \u00b7 1 core");
+    CHECK(st.cpu.header == "CPU \u00b7 18,944 cores");
+    CHECK_THAT(st.verdict, Catch::Contains("the GPU's 1 core takes them one at a time"));
+    CHECK_THAT(st.verdict, !Catch::Contains("1 neurons"));
+    for (const std::string* t : {&st.cpu.header, &st.gpu.header, &st.verdict}) {
+        CHECK_THAT(*t, !Catch::Contains("thousands"));
+        CHECK_THAT(*t, !Catch::Contains("a few big"));
+    }
+    s.gpu_cores = 4;  // narrower than the 6-wide layers
+    CHECK(tell(s, run_layers(s)).gpu.subtitle == "up to 4 neurons at once");
+}
+
+TEST_CASE("the verdict names launches, not memory, when the GPU spends its time launching") {
+    const LayerRunSetup s = hardware_setup({4, 512, 512, 3});
+    const LayerRunResult r = run_layers(s);
+    const LayerRunStory st = tell(s, r);
+    CHECK(dominant_bound(r.layers, true) == Bound::launch);
+    CHECK_THAT(st.verdict, Catch::Contains("3 kernel launches"));
+    CHECK_THAT(st.verdict, !Catch::Contains("sets both speeds"));
+    CHECK(st.gpu.bound == "launch-bound");
+    CHECK(st.cpu.bound == "memory-bound");
+}
+
+TEST_CASE("the verdict follows the batch: each weight read once for 256 inputs makes both machines compute") {
+    LayerRunSetup s = hardware_setup({4096, 4096, 4096});
+    s.batch = 256;
+    s.precision = Precision::bf16;
+    const LayerRunStory st = tell(s, run_layers(s));
+    CHECK_THAT(st.verdict, Catch::Contains("read once for 256 inputs"));
+    CHECK_THAT(st.verdict, Catch::Contains("past both ridge points"));
+    CHECK_THAT(st.verdict, Catch::Contains("The GPU is limited by its arithmetic"));
+    CHECK(st.gpu.bound == "compute-bound");
+    s.batch = 1;
+    const LayerRunStory one = tell(s, run_layers(s));
+    CHECK_THAT(one.verdict, Catch::Contains("read once for 1 input,"));
+    CHECK_THAT(one.verdict, Catch::Contains("below both ridge points"));
+    CHECK(one.gpu.bound == "memory-bound");
+}
+
+TEST_CASE("the speedup grows with the batch until both machines are compute-bound") {
+    LayerRunSetup s = hardware_setup({4096, 4096, 4096});
+    s.precision = Precision::bf16;
+    const auto points = batch_sweep(s, {1, 16, 256, 4096});
+    REQUIRE(points.size() == 4);
+    CHECK(points[1].speedup > points[0].speedup);
+    CHECK(points[2].speedup > points[1].speedup);
+    // Past both ridges the gap is the ratio of the two compute roofs.
+    const double roofs = gpu_roof(s).compute_flops / cpu_roof(s).compute_flops;
+    CHECK(points[3].speedup == Approx(roofs).epsilon(0.02));
 }

@@ -42,8 +42,8 @@ TEST_CASE("a broken preset file is refused with a message naming what is wrong")
 TEST_CASE("each machine's matrix-multiply efficiency is read from hardware.json with its source") {
     // The figures the estimator used to keep in the core, now data beside the peaks they scale.
     const std::pair<const char*, double> expected[] = {{"a100", 0.70}, {"h100", 0.60}, {"h200", 0.60}, {"b200", 0.60},
-                                                       {"laptop-cpu", 0.57}, {"desktop-cpu", 0.57},
-                                                       {"epyc-9654", 0.57}, {"xeon-8480", 0.57}};
+                                                       {"laptop-cpu", 0.96}, {"desktop-cpu", 0.57},
+                                                       {"epyc-9654", 1.0}, {"xeon-8480", 1.0}};
     for (const auto& [id, fraction] : expected) {
         INFO(id);
         const auto* p = presets::builtin().find(id);
@@ -60,12 +60,15 @@ TEST_CASE("each machine's matrix-multiply efficiency is read from hardware.json 
     CHECK_THAT(gpu->achievable_source, Catch::Contains("Korthikanti et al. 2022 Table 5"));
     const auto cpu = presets::cpu_rate("epyc-9654");
     REQUIRE(cpu);
-    CHECK(cpu->fraction == 0.57);
+    CHECK(cpu->fraction == 1.0);
     CHECK(cpu->basis == presets::builtin().find("epyc-9654")->gemm_efficiency->source);
     // A figure measured on another chip says so.
-    for (const char* borrowed : {"laptop-cpu", "epyc-9654", "xeon-8480", "h200", "b200"})
+    // A figure measured on another chip says so; the EPYC's is its own (not the i7-6700's).
+    for (const char* borrowed : {"laptop-cpu", "xeon-8480", "h200", "b200"})
         CHECK_THAT(presets::gemm_efficiency(borrowed)->source, Catch::StartsWith("borrowed from"));
-    CHECK_THAT(presets::gemm_efficiency("desktop-cpu")->source, Catch::StartsWith("measured on this chip"));
+    for (const char* own : {"desktop-cpu", "epyc-9654"})
+        CHECK_THAT(presets::gemm_efficiency(own)->source, Catch::StartsWith("measured on this chip"));
+    CHECK_THAT(presets::gemm_efficiency("epyc-9654")->source, !Catch::Contains("i7-6700"));
     CHECK_FALSE(presets::gemm_efficiency("no-such-chip"));
 }
 

@@ -4,6 +4,11 @@
 
 #include "measure/measurement.hpp"
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 using namespace m2m;
 using namespace m2m::measure;
 
@@ -72,11 +77,19 @@ TEST_CASE("without a GPU both CPU rows agree, are timed, and each has the model'
     CHECK_FALSE(r.gpu_path.ran);
     CHECK(r.gpu_path.why_not == "skipped (--no-gpu)");
     CHECK_THAT(r.honesty, Catch::Contains("--no-gpu"));
-    CHECK_THAT(r.naive.note, Catch::Contains("% of one core's measured peak"));
+    CHECK_THAT(r.naive.note, Catch::Contains("bound by the latency of each add"));
+    CHECK_THAT(r.naive.note, Catch::Contains("Measured / model: "));
+    CHECK_THAT(r.blas.note, Catch::StartsWith("The model has this pass "));
     CHECK(r.machine.cpu.cores >= 1);
     CHECK(r.machine.cpu.flops_per_core > 1e8);
     CHECK(r.machine.cpu.memory_bandwidth_Bps > 1e8);
     CHECK_THAT(r.machine.cpu.source, Catch::Contains("Measured on this machine"));
+    // The figures the roofline is given: a plain loop's add, a BLAS call, an output's bias and sigma.
+    CHECK(r.machine.add_seconds > 1e-11);
+    CHECK(r.machine.add_seconds < 1e-7);
+    CHECK(r.machine.blas_call_seconds > 0);
+    CHECK(r.machine.activation_seconds > 0);
+    CHECK(r.machine.cpu.clock_Hz == Approx(1.0 / r.machine.add_seconds));
 }
 
 TEST_CASE("a GPU row that agrees is shown, and one that is wrong gets no time") {
@@ -113,6 +126,67 @@ TEST_CASE("the model's prediction is Lesson 1's roofline, once per input of the 
     CHECK(predicted_seconds({10, 20, 5}, 3, spec, 1) == Approx(3 * 600e-9));
     // Four cores: ceil(20 / 4) = 5 rounds of 20 ns, then 2 rounds of 40 ns.
     CHECK(predicted_seconds({10, 20, 5}, 1, spec, 4) == Approx(180e-9));
+}
+
+TEST_CASE("a plain loop is predicted as one chain of dependent adds per dot product, input after input") {
+    core::ComputeSpec spec;
+    spec.flops_per_core = 100e9;
+    spec.memory_bandwidth_Bps = 1e15;
+    spec.clock_Hz = 1e9;  // one add a nanosecond
+    spec.add_latency_cycles = 1;
+    // Layer 1: 20 dot products of 10 adds; layer 2: 5 of 20: 300 ns an input, 3 inputs.
+    CHECK(predicted_seconds({10, 20, 5}, 3, spec, 1, core::CpuLoop::plain) == Approx(3 * 300e-9));
+    // A tuned loop on the same chip pays one short chain per layer instead: ceil(n/k) + log2 k adds.
+    CHECK(predicted_seconds({10, 20, 5}, 3, spec, 1) < predicted_seconds({10, 20, 5}, 3, spec, 1, core::CpuLoop::plain));
+}
+
+TEST_CASE("the measurement says how long it will take before it runs, from the model's passes") {
+    ThisMachine m;
+    m.cpu.cores = 2;
+    m.cpu.flops_per_core = 50e9;
+    m.cpu.memory_bandwidth_Bps = 20e9;
+    m.cpu.clock_Hz = 1e9;
+    m.cpu.add_latency_cycles = 1;
+    m.add_seconds = 1e-9;
+    MeasureConfig wide;
+    wide.widths = {4096, 4096, 4096, 4096};
+    wide.batch = 32;
+    wide.repeats = 5;
+    const TimePlan t = plan_time(wide, m);
+    // The plain loop: 3 layers x 4,096 x 4,096 adds of 1 ns x 32 inputs = 1.6 s a pass.
+    CHECK(t.naive_pass_s == Approx(3 * 4096.0 * 4096 * 32 * 1e-9).epsilon(0.01));
+    CHECK(t.seconds > 5 * t.naive_pass_s);
+    CHECK_THAT(t.sentence, Catch::Contains("one pass of the plain loop"));
+    CHECK_THAT(t.brief, Catch::StartsWith("About "));
+    MeasureConfig tiny;
+    tiny.widths = {4, 6, 6, 3};
+    CHECK(plan_time(tiny, m).seconds < 1.5);
+}
+
+TEST_CASE("cache levels are read from Linux's cache folders, data and unified only") {
+    const std::string dir = "/tmp/m2m_test_cache_" + std::to_string(::getpid());
+    auto write = [&](int i, const char* level, const char* type, const char* size, const char* shared) {
+        const std::string d = dir + "/index" + std::to_string(i);
+        std::filesystem::create_directories(d);
+        std::ofstream(d + "/level") << level << "\n";
+        std::ofstream(d + "/type") << type << "\n";
+        std::ofstream(d + "/size") << size << "\n";
+        std::ofstream(d + "/shared_cpu_list") << shared << "\n";
+    };
+    write(0, "1", "Data", "32K", "0");
+    write(1, "1", "Instruction", "32K", "0");
+    write(2, "2", "Unified", "512K", "0");
+    write(3, "3", "Unified", "16384K", "0-7");
+    const auto levels = read_cache_levels(dir);
+    std::filesystem::remove_all(dir);
+    REQUIRE(levels.size() == 3);
+    CHECK(levels[0].name == "L1");
+    CHECK(levels[0].bytes == 32 * 1024);
+    CHECK(levels[0].cores_sharing == 1);
+    CHECK(levels[2].name == "L3");
+    CHECK(levels[2].bytes == 16384.0 * 1024);
+    CHECK(levels[2].cores_sharing == 8);
+    CHECK(read_cache_levels("/nonexistent").empty());
 }
 
 TEST_CASE("software renderers are recognised by name") {

@@ -35,17 +35,58 @@ std::int64_t parameter_count(const Network& net) {
 double LayerRunResult::cpu_seconds() const { return cpu.finish * seconds_per_step(unit); }
 double LayerRunResult::gpu_seconds() const { return gpu.finish * seconds_per_step(unit); }
 
-SimTime dot_product_time(TimingMode mode, const ComputeSpec& spec, int inputs, std::uint32_t busy_cores) {
-    if (mode == TimingMode::lesson) return 1;
-    const double flops = 2.0 * inputs;  // one multiply and one add per input
-    const double bytes = 4.0 * inputs;  // one FP32 weight per input, streamed from memory
-    const double compute_s = flops / spec.flops_per_core;
-    const double memory_s = bytes / (spec.memory_bandwidth_Bps / std::max<std::uint32_t>(busy_cores, 1));
-    return picoseconds_from_seconds(std::max(compute_s, memory_s));
+std::string validate(const LayerRunSetup& s) {
+    if (auto why = validate(s.network); !why.empty()) return why;
+    if (s.batch < 1 || s.batch > max_batch)
+        return "the batch must be between 1 and " + format_count(max_batch) + " inputs";
+    if (s.mode == TimingMode::lesson &&
+        (s.batch != 1 || s.precision != Precision::fp32 || s.cache != CacheState::cold || s.cpu_loop != CpuLoop::tuned))
+        return "lesson mode runs one input in FP32 at one tick per dot product: batch, precision and cache are "
+               "hardware mode's";
+    return {};
 }
 
-SimTime layer_overhead(TimingMode mode, const ComputeSpec& spec) {
-    return mode == TimingMode::lesson ? 0 : picoseconds_from_seconds(spec.layer_overhead_s);
+namespace {
+
+int widest(const Network& net) { return *std::max_element(net.widths.begin() + 1, net.widths.end()); }
+
+double weight_bytes(const LayerRunSetup& s) {
+    double n = 0;
+    for (std::size_t l = 1; l < s.network.widths.size(); ++l)
+        n += static_cast<double>(s.network.widths[l - 1]) * s.network.widths[l];
+    return n * bytes_per_value(s.precision);
+}
+
+Roof roof_of(const LayerRunSetup& s, const ComputeSpec& spec, std::uint32_t cores) {
+    return machine_roof(spec, cores, s.precision, s.cache, weight_bytes(s), widest(s.network));
+}
+
+}  // namespace
+
+Roof cpu_roof(const LayerRunSetup& s) { return roof_of(s, s.cpu, s.cpu_cores); }
+Roof gpu_roof(const LayerRunSetup& s) { return roof_of(s, s.gpu, s.gpu_cores); }
+
+LayerTiming layer_time(const LayerRunSetup& s, const ComputeSpec& spec, std::uint32_t cores, const Roof& roof, int n_in,
+                       int n_out) {
+    if (s.mode == TimingMode::lesson) {
+        LayerTiming t;
+        t.task = 1;
+        t.rounds = (n_out + cores - 1) / cores;
+        return t;
+    }
+    const CpuLoop loop = spec.kind == ResourceKind::cpu_core ? s.cpu_loop : CpuLoop::tuned;
+    return layer_timing(spec, cores, roof, n_in, n_out, s.batch, s.precision, loop);
+}
+
+std::vector<LayerPoint> layer_points(const LayerRunSetup& s) {
+    const Roof cpu = cpu_roof(s), gpu = gpu_roof(s);
+    std::vector<LayerPoint> out;
+    const auto& w = s.network.widths;
+    for (std::size_t l = 1; l < w.size(); ++l)
+        out.push_back({w[l - 1], w[l], layer_counts(w[l - 1], w[l], s.batch, s.precision),
+                       layer_time(s, s.cpu, s.cpu_cores, cpu, w[l - 1], w[l]),
+                       layer_time(s, s.gpu, s.gpu_cores, gpu, w[l - 1], w[l])});
+    return out;
 }
 
 WorkGraph build_layer_graph(const LayerRunSetup& setup, const ComputeSpec& spec, std::uint32_t cores,
@@ -55,24 +96,24 @@ WorkGraph build_layer_graph(const LayerRunSetup& setup, const ComputeSpec& spec,
     const std::int64_t neurons = neuron_count(setup.network);
     g.reserve(static_cast<std::size_t>(neurons) + 2 * w.size(), 2 * static_cast<std::size_t>(neurons) + w.size());
     const PoolId pool = g.add_pool(spec.kind == ResourceKind::gpu_core ? "GPU cores" : "CPU cores", spec.kind, cores);
-    const SimTime overhead = layer_overhead(setup.mode, spec);
+    const Roof roof = roof_of(setup, spec, cores);
     if (layer_first_task) layer_first_task->clear();
 
     std::optional<TaskId> previous;  // the join that closes the previous layer
     for (std::size_t l = 1; l < w.size(); ++l) {
         const auto width = static_cast<std::uint32_t>(w[l]);
+        const LayerTiming t = layer_time(setup, spec, cores, roof, w[l - 1], w[l]);
         std::optional<TaskId> gate = previous;
-        if (overhead > 0) {
-            const TaskId launch = g.add_task(overhead, {});
-            if (gate) g.add_dependency(*gate, launch);
-            gate = launch;
+        if (t.fixed > 0) {
+            const TaskId wait = g.add_task(t.fixed, {});
+            if (gate) g.add_dependency(*gate, wait);
+            gate = wait;
         }
-        const SimTime dur = dot_product_time(setup.mode, spec, w[l - 1], std::min(cores, width));
         const TaskId first = static_cast<TaskId>(g.task_count());
         if (layer_first_task) layer_first_task->push_back(first);
         for (std::uint32_t i = 0; i < width; ++i) {
-            const TaskId t = g.add_task(dur, {pool});
-            if (gate) g.add_dependency(*gate, t);
+            const TaskId task = g.add_task(t.task, {pool});
+            if (gate) g.add_dependency(*gate, task);
         }
         const TaskId join = g.add_join();
         for (std::uint32_t i = 0; i < width; ++i) g.add_dependency(first + i, join);
@@ -84,12 +125,13 @@ WorkGraph build_layer_graph(const LayerRunSetup& setup, const ComputeSpec& spec,
 namespace {
 
 void check(const LayerRunSetup& setup) {
-    if (auto why = validate(setup.network); !why.empty()) throw std::invalid_argument(why);
+    if (auto why = validate(setup); !why.empty()) throw std::invalid_argument(why);
     if (setup.cpu_cores < 1 || setup.cpu_cores > max_cores || setup.gpu_cores < 1 || setup.gpu_cores > max_cores)
         throw std::invalid_argument("core counts must be between 1 and " + std::to_string(max_cores));
     if (setup.mode == TimingMode::hardware)
         for (const ComputeSpec* s : {&setup.cpu, &setup.gpu})
-            if (!(s->flops_per_core > 0) || !(s->memory_bandwidth_Bps > 0) || s->layer_overhead_s < 0)
+            if (!(s->flops_per_core > 0) || !(s->memory_bandwidth_Bps > 0) || s->layer_overhead_s < 0 ||
+                !(s->efficiency.fraction > 0))
                 throw std::invalid_argument("hardware preset '" + s->id + "' has a non-positive rate");
 }
 
@@ -102,6 +144,7 @@ MachineRun run_machine(const LayerRunSetup& setup, const ComputeSpec& spec, std:
     MachineRun m;
     m.cores = cores;
     const WorkGraph g = build_layer_graph(setup, spec, cores, &m.layer_first_task);
+    m.fixed_tasks = !m.layer_first_task.empty() && m.layer_first_task.front() == 1;
     m.timeline = schedule(g);
     m.finish = m.timeline.makespan;
     return m;
@@ -109,27 +152,63 @@ MachineRun run_machine(const LayerRunSetup& setup, const ComputeSpec& spec, std:
 
 }  // namespace
 
+namespace {
+
+LayerRunSetup with_kinds(const LayerRunSetup& setup) {
+    LayerRunSetup k = setup;
+    k.cpu = as_kind(setup.cpu, ResourceKind::cpu_core);
+    k.gpu = as_kind(setup.gpu, ResourceKind::gpu_core);
+    return k;
+}
+
+// Everything but the two machines' runs, which the caller fills.
+LayerRunResult result_frame(const LayerRunSetup& s) {
+    LayerRunResult r;
+    r.unit = s.mode == TimingMode::lesson ? TimeUnit::ticks : TimeUnit::picoseconds;
+    r.neurons = neuron_count(s.network);
+    r.parameters = parameter_count(s.network);
+    if (s.mode == TimingMode::hardware) {
+        r.cpu_roof = cpu_roof(s);
+        r.gpu_roof = gpu_roof(s);
+        r.layers = layer_points(s);
+    }
+    return r;
+}
+
+void set_speedup(LayerRunResult& r) {
+    r.speedup = static_cast<double>(r.cpu.finish) / static_cast<double>(std::max<SimTime>(r.gpu.finish, 1));
+}
+
+}  // namespace
+
 LayerRunResult run_layers(const LayerRunSetup& setup) {
     check(setup);
-    LayerRunResult r;
-    r.unit = setup.mode == TimingMode::lesson ? TimeUnit::ticks : TimeUnit::picoseconds;
-    r.neurons = neuron_count(setup.network);
-    r.parameters = parameter_count(setup.network);
-    r.cpu = run_machine(setup, as_kind(setup.cpu, ResourceKind::cpu_core), setup.cpu_cores);
-    r.gpu = run_machine(setup, as_kind(setup.gpu, ResourceKind::gpu_core), setup.gpu_cores);
-    r.speedup = static_cast<double>(r.cpu.finish) / static_cast<double>(std::max<SimTime>(r.gpu.finish, 1));
+    const LayerRunSetup s = with_kinds(setup);
+    LayerRunResult r = result_frame(s);
+    r.cpu = run_machine(s, s.cpu, s.cpu_cores);
+    r.gpu = run_machine(s, s.gpu, s.gpu_cores);
+    set_speedup(r);
+    return r;
+}
+
+LayerRunResult summarize_layers(const LayerRunSetup& setup) {
+    check(setup);
+    const LayerRunSetup s = with_kinds(setup);
+    LayerRunResult r = result_frame(s);
+    for (bool gpu : {false, true}) {
+        MachineRun& m = gpu ? r.gpu : r.cpu;
+        m.cores = gpu ? s.gpu_cores : s.cpu_cores;
+        m.finish = predicted_makespan(s, gpu ? s.gpu : s.cpu, m.cores);
+    }
+    set_speedup(r);
     return r;
 }
 
 SimTime predicted_makespan(const LayerRunSetup& setup, const ComputeSpec& spec, std::uint32_t cores) {
     const auto& w = setup.network.widths;
-    const SimTime overhead = layer_overhead(setup.mode, spec);
+    const Roof roof = roof_of(setup, spec, cores);
     SimTime total = 0;
-    for (std::size_t l = 1; l < w.size(); ++l) {
-        const auto width = static_cast<std::uint32_t>(w[l]);
-        const SimTime rounds = (width + cores - 1) / cores;
-        total += overhead + rounds * dot_product_time(setup.mode, spec, w[l - 1], std::min(cores, width));
-    }
+    for (std::size_t l = 1; l < w.size(); ++l) total += layer_time(setup, spec, cores, roof, w[l - 1], w[l]).total();
     return total;
 }
 
@@ -141,18 +220,31 @@ LayerRunSetup with_uniform_hidden(LayerRunSetup s, int width) {
     return s;
 }
 
+SpeedupPoint point_of(const LayerRunSetup& s, int x) {
+    const double unit_s = s.mode == TimingMode::lesson ? 1.0 : 1.0 / picoseconds_per_second;
+    const SimTime cpu = predicted_makespan(s, as_kind(s.cpu, ResourceKind::cpu_core), s.cpu_cores);
+    const SimTime gpu = predicted_makespan(s, as_kind(s.gpu, ResourceKind::gpu_core), s.gpu_cores);
+    return {x, cpu * unit_s, gpu * unit_s, static_cast<double>(cpu) / std::max<SimTime>(gpu, 1)};
+}
+
 }  // namespace
 
 std::vector<SpeedupPoint> speedup_sweep(const LayerRunSetup& setup, const std::vector<int>& widths) {
     check(setup);
-    const double unit_s = setup.mode == TimingMode::lesson ? 1.0 : 1.0 / picoseconds_per_second;
     std::vector<SpeedupPoint> out;
     out.reserve(widths.size());
-    for (int width : widths) {
-        const LayerRunSetup s = with_uniform_hidden(setup, std::clamp(width, 1, max_layer_width));
-        const SimTime cpu = predicted_makespan(s, as_kind(s.cpu, ResourceKind::cpu_core), s.cpu_cores);
-        const SimTime gpu = predicted_makespan(s, as_kind(s.gpu, ResourceKind::gpu_core), s.gpu_cores);
-        out.push_back({width, cpu * unit_s, gpu * unit_s, static_cast<double>(cpu) / std::max<SimTime>(gpu, 1)});
+    for (int width : widths) out.push_back(point_of(with_uniform_hidden(setup, std::clamp(width, 1, max_layer_width)), width));
+    return out;
+}
+
+std::vector<SpeedupPoint> batch_sweep(const LayerRunSetup& setup, const std::vector<int>& batches) {
+    check(setup);
+    std::vector<SpeedupPoint> out;
+    out.reserve(batches.size());
+    for (int batch : batches) {
+        LayerRunSetup s = setup;
+        if (s.mode == TimingMode::hardware) s.batch = std::clamp(batch, 1, max_batch);
+        out.push_back(point_of(s, batch));
     }
     return out;
 }
@@ -161,64 +253,10 @@ std::optional<int> gpu_crossover_width(const LayerRunSetup& setup) {
     check(setup);
     if (setup.network.widths.size() < 3) return std::nullopt;  // no hidden layer to widen
     for (int width = 1; width <= max_layer_width; ++width) {
-        const LayerRunSetup s = with_uniform_hidden(setup, width);
-        if (predicted_makespan(s, as_kind(s.gpu, ResourceKind::gpu_core), s.gpu_cores) <
-            predicted_makespan(s, as_kind(s.cpu, ResourceKind::cpu_core), s.cpu_cores))
-            return width;
+        const SpeedupPoint p = point_of(with_uniform_hidden(setup, width), width);
+        if (p.gpu_time < p.cpu_time) return width;
     }
     return std::nullopt;
-}
-
-namespace {
-
-std::string time_text(const LayerRunResult& r, SimTime t) {
-    if (r.unit == TimeUnit::ticks) return format_count(t) + (t == 1 ? " tick" : " ticks");
-    return format_seconds(t * seconds_per_step(r.unit));
-}
-
-std::string cores_text(std::uint32_t n) { return format_count(n) + (n == 1 ? " core" : " cores"); }
-
-}  // namespace
-
-LayerRunStory tell(const LayerRunSetup& setup, const LayerRunResult& r) {
-    LayerRunStory st;
-    st.cpu_time = time_text(r, r.cpu.finish);
-    st.gpu_time = time_text(r, r.gpu.finish);
-    st.speedup = format_ratio(r.speedup);
-    const std::size_t layers = setup.network.widths.size() - 1;
-    if (setup.mode == TimingMode::lesson) {
-        st.verdict = "Neither machine starts a layer before the last one is done. Inside a layer the GPU's " +
-                     cores_text(setup.gpu_cores) + " take up to " + format_count(setup.gpu_cores) +
-                     " neurons at once; the CPU's " + cores_text(setup.cpu_cores) +
-                     (setup.cpu_cores == 1 ? " takes them one at a time." : " take " + format_count(setup.cpu_cores) + ".");
-        st.model_note = "Lesson mode: every dot product costs one tick, however many inputs it has.";
-        return st;
-    }
-    if (r.gpu.finish >= r.cpu.finish) {
-        st.verdict = "Here the GPU is no faster: each of its " + std::to_string(layers) + " layers pays " +
-                     format_seconds(setup.gpu.layer_overhead_s) + " to launch and synchronise, while the CPU finishes all " +
-                     format_count(r.neurons) + " tiny dot products in " + st.cpu_time +
-                     ". A GPU only pays off once a layer holds enough work.";
-    } else {
-        st.verdict = "The GPU finishes sooner by " + st.speedup + ". With one input at a time every weight is read once, "
-                     "so memory bandwidth sets both speeds: the GPU's " + cores_text(setup.gpu_cores) + " share " +
-                     format_count(static_cast<std::int64_t>(setup.gpu.memory_bandwidth_Bps / 1e9)) + " GB/s, the CPU's " +
-                     cores_text(setup.cpu_cores) + " share " +
-                     format_count(static_cast<std::int64_t>(setup.cpu.memory_bandwidth_Bps / 1e9)) + " GB/s.";
-    }
-    const auto cross = gpu_crossover_width(setup);
-    if (setup.network.widths.size() < 3)
-        st.crossover = "Add a hidden layer to see where the GPU pulls ahead.";
-    else if (cross)
-        st.crossover = "With these two machines the GPU pulls ahead once the hidden layers are " + format_count(*cross) +
-                       " neurons wide.";
-    else
-        st.crossover = "With these two machines the GPU never pulls ahead below " + format_count(max_layer_width) +
-                       " neurons per layer.";
-    st.model_note = "Hardware mode: a roofline per dot product (2n FLOPs at one core's peak, or 4n bytes of FP32 weights "
-                    "at the cores' share of memory bandwidth, whichever is slower) plus a launch per GPU layer. One "
-                    "input at a time, no caches: real libraries batch inputs and reuse weights, which helps the GPU more.";
-    return st;
 }
 
 }  // namespace m2m::core

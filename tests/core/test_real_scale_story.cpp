@@ -1,0 +1,91 @@
+// Lesson 1's Real scale: one model, one answer. The one-chip rows are Lesson 1's roofline for a wide
+// layer at a large batch, like with like; the cluster row is the estimator's own estimate.
+#include <catch2/catch.hpp>
+
+#include "m2m/core/engine/text.hpp"
+#include "m2m/core/layers/real_scale_story.hpp"
+#include "m2m/presets/models.hpp"
+#include "m2m/presets/presets.hpp"
+
+using namespace m2m;
+
+namespace {
+
+core::RealScaleInputs inputs(const char* cpu, const char* gpu, int cluster_gpus = 1024) {
+    core::RealScaleInputs in;
+    in.model = presets::builtin_models().find("gpt3-175b")->shape;
+    in.cpu = presets::builtin().find(cpu)->spec;
+    in.gpu = presets::builtin().find(gpu)->spec;
+    in.cluster = *presets::estimator_setup(in.model, gpu);
+    in.cluster_gpus = cluster_gpus;
+    return in;
+}
+
+}  // namespace
+
+TEST_CASE("the Real scale factor equals Lesson 1's for the same chips, a wide layer at a large batch") {
+    for (const char* cpu : {"laptop-cpu", "epyc-9654", "xeon-8480"})
+        for (const char* gpu : {"a100", "h100"}) {
+            INFO(cpu << " vs " << gpu);
+            const core::RealScaleStory st = core::tell_real_scale(inputs(cpu, gpu));
+            const double factor = st.rows[0].seconds / st.rows[1].seconds;
+            // Lesson 1 itself, as a student would set it: 4,096-wide layers, batch 4,096, BF16, Hardware timing.
+            core::LayerRunSetup lesson;
+            lesson.network.widths = {4096, 4096, 4096, 4096};
+            lesson.mode = core::TimingMode::hardware;
+            lesson.cpu = presets::builtin().find(cpu)->spec;
+            lesson.gpu = presets::builtin().find(gpu)->spec;
+            lesson.cpu_cores = lesson.cpu.cores;
+            lesson.gpu_cores = lesson.gpu.cores;
+            lesson.batch = 4096;
+            lesson.precision = core::Precision::bf16;
+            CHECK(factor == Approx(core::run_layers(lesson).speedup).epsilon(1e-9));
+            CHECK(factor == Approx(st.lesson1_speedup).epsilon(1e-12));
+            CHECK_THAT(st.factor_note, Catch::Contains(core::format_ratio(st.lesson1_speedup)));
+        }
+}
+
+TEST_CASE("Real scale compares like with like: BF16 on both, the CPU's own units or its FP32 rate said plainly") {
+    const core::RealScaleStory epyc = core::tell_real_scale(inputs("epyc-9654", "h100"));
+    CHECK_THAT(epyc.rows[0].assumption, Catch::StartsWith("BF16 on AVX512_BF16"));
+    CHECK_THAT(epyc.rows[1].assumption, Catch::StartsWith("BF16 on tensor cores"));
+    const core::RealScaleStory laptop = core::tell_real_scale(inputs("laptop-cpu", "h100"));
+    CHECK_THAT(laptop.rows[0].assumption, Catch::Contains("at its FP32 rate"));
+    CHECK_THAT(laptop.rows[0].assumption, Catch::Contains("no BF16 units"));
+    // An EPYC with its BF16 units is sooner than the laptop by more than its cores alone would say.
+    CHECK(epyc.rows[0].seconds < laptop.rows[0].seconds / 20);
+}
+
+TEST_CASE("the Real scale cluster row is the estimator's own estimate for the layout it names") {
+    const core::RealScaleStory st = core::tell_real_scale(inputs("epyc-9654", "h100", 1024));
+    REQUIRE(st.cluster_layout);
+    REQUIRE(st.rows[2].shown);
+    core::EstimateSetup again = st.cluster_setup;
+    again.train_tokens = 300e9;
+    const core::Estimate e = core::estimate(again, false);
+    CHECK(st.rows[2].seconds == Approx(e.train_days * 86400.0));
+    const core::Layout& l = st.cluster_layout->layout;
+    CHECK(l.gpus == 1024);
+    CHECK(l.tp * l.pp * l.dp == 1024);
+    CHECK_THAT(st.layout_note, Catch::Contains("TP " + std::to_string(l.tp) + " x PP " + std::to_string(l.pp)));
+    CHECK_THAT(st.layout_note, Catch::Contains(core::format_counted(l.global_batch, "sequence")));
+    CHECK_THAT(st.layout_note, Catch::Contains("H100"));
+    CHECK_THAT(st.frontier_note, Catch::Contains("Frontier scale"));
+    // Millennia on a CPU, decades on a GPU, weeks on a cluster.
+    const double year = 365.25 * 86400;
+    CHECK(st.rows[0].seconds > 300 * year);
+    CHECK(st.rows[1].seconds > 5 * year);
+    CHECK(st.rows[2].seconds < 100 * 86400.0);
+}
+
+TEST_CASE("Real scale says which cluster cannot hold the model instead of a row") {
+    const core::RealScaleStory st = core::tell_real_scale(inputs("epyc-9654", "a100", 8));
+    CHECK_FALSE(st.rows[2].shown);
+    CHECK_THAT(st.cluster_note, Catch::Contains("No layout of 8 GPUs can hold"));
+    CHECK_THROWS_AS(core::tell_real_scale([] {
+                        auto in = inputs("epyc-9654", "h100");
+                        in.tokens = 0;
+                        return in;
+                    }()),
+                    std::invalid_argument);
+}
