@@ -1,11 +1,12 @@
 // `math-to-metal sim estimate`: one training step of a real model on a GPU cluster (or the best layouts), as JSON.
 //
-// [SECTION] JSON   [SECTION] the options   [SECTION] from options to a setup   [SECTION] the two runs
+// [SECTION] the options   [SECTION] from options to a setup   [SECTION] the two runs
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "cli/cli.hpp"
+#include "cli/estimate_json.hpp"
 #include "cli/subcommand.hpp"
 #include "m2m/core/scale/estimator.hpp"
 #include "m2m/presets/models.hpp"
@@ -14,7 +15,6 @@ namespace m2m::cli {
 
 namespace {
 
-using nlohmann::json;
 constexpr const char* me = "math-to-metal sim estimate";
 
 // The flag that sets a setup field, for one-line errors that name what to change.
@@ -28,178 +28,23 @@ std::string flag_of(const std::string& field) {
     return f;
 }
 
-// [SECTION] JSON ----------------------------------------------------------------------------
-
-double gb(double bytes) { return bytes / 1e9; }
-
-json layout_json(const core::Layout& l) {
-    json j = {{"gpus", l.gpus},
-              {"tp", l.tp},
-              {"pp", l.pp},
-              {"dp", l.dp},
-              {"micro_batch", l.micro_batch},
-              {"global_batch", l.global_batch},
-              {"micro_batches", l.micro_batches()},
-              {"schedule", std::string(core::schedule_name(l.schedule))},
-              {"recompute", std::string(core::recompute_name(l.recompute))},
-              {"attention", std::string(core::attention_name(l.attention))},
-              {"zero", l.zero_stage}};
-    if (l.schedule == core::PipelineSchedule::interleaved) j["chunks"] = l.chunks;
-    return j;
-}
-
-json model_json(const core::TransformerShape& m) {
-    return {{"id", m.id},
-            {"name", m.name},
-            {"parameters", core::count_parameters(m).total},
-            {"layers", m.layers},
-            {"hidden", m.hidden},
-            {"heads", m.heads},
-            {"kv_heads", core::effective_kv_heads(m)},
-            {"ffn_hidden", core::effective_ffn_hidden(m)},
-            {"vocab", m.vocab},
-            {"seq", m.seq},
-            {"mlp", m.mlp == core::MlpKind::swiglu ? "swiglu" : "gelu"}};
-}
-
-json hardware_json(const core::EstimateSetup& setup) {
-    return {{"id", setup.gpu.id},
-            {"name", setup.gpu.name},
-            {"system", setup.system.name},
-            {"peak_bf16_tflops", setup.gpu.peak_bf16_flops / 1e12},
-            {"memory_GB", gb(setup.gpu.memory_bytes)},
-            {"achievable_fraction", setup.gpu.achievable_fraction}};
-}
-
-json memory_json(const core::MemoryUse& m) {
-    return {{"stage", m.stage},
-            {"parameters", m.parameters},
-            {"weights_GB", gb(m.weights_bytes)},
-            {"gradients_GB", gb(m.gradients_bytes)},
-            {"optimizer_GB", gb(m.optimizer_bytes)},
-            {"activations_GB", gb(m.activations_bytes)},
-            {"in_flight_micro_batches", m.in_flight_micro_batches},
-            {"total_GB", gb(m.total_bytes)},
-            {"capacity_GB", gb(m.capacity_bytes)}};
-}
-
-json stage_json(const core::StageCost& c, int zero_stage) {
-    json s = {{"stage", c.stage},
-              {"chunk", c.chunk},
-              {"layers", c.layers},
-              {"forward_s", c.forward_s},
-              {"backward_s", c.backward_s},
-              {"forward_compute_s", c.forward_compute_s},
-              {"backward_compute_s", c.backward_compute_s},
-              {"forward_memory_s", c.forward_memory_s},
-              {"backward_memory_s", c.backward_memory_s},
-              {"forward_tp_s", c.forward_tp_s},
-              {"backward_tp_s", c.backward_tp_s},
-              {"send_s", c.send_s},
-              {"send_link", std::string(core::link_type_name(c.send_link))}};
-    if (c.chunk == 0) {  // the gradient sync and the optimizer are per GPU stage, on its first chunk
-        s["dp_reduce_s"] = c.dp_reduce_s;
-        s["optimizer_s"] = c.optimizer_s;
-        if (zero_stage == 1) s["param_gather_s"] = c.param_gather_s;
-    }
-    return s;
-}
-
-json timeline_json(const core::EstimateSetup& setup, const core::Estimate& e) {
-    json tl = json::array();
-    for (const core::TrainingTask& t : e.tasks) {
-        if (t.kind == core::TrainingTaskKind::join) continue;
-        json row = {{"kind", std::string(core::training_task_name(t.kind))},
-                    {"stage", t.stage},
-                    {"start_s", t.start_s},
-                    {"end_s", t.end_s}};
-        if (t.micro_batch >= 0) row["micro_batch"] = t.micro_batch;
-        if (setup.layout.schedule == core::PipelineSchedule::interleaved) row["chunk"] = t.chunk;
-        tl.push_back(std::move(row));
-    }
-    return tl;
-}
-
-json estimate_json(const core::EstimateSetup& setup, const core::Estimate& e, bool with_timeline) {
-    json j;
-    j["model"] = model_json(setup.model);
-    j["hardware"] = hardware_json(setup);
-    j["layout"] = layout_json(setup.layout);
-    j["step_time_s"] = e.step_time_s;
-    j["tokens_per_s"] = e.tokens_per_s;
-    j["model_tflops_per_gpu"] = e.model_tflops_per_gpu;
-    j["hardware_tflops_per_gpu"] = e.hardware_tflops_per_gpu;
-    j["mfu"] = e.mfu;
-    j["hfu"] = e.hfu;
-    j["memory_GB_per_gpu"] = gb(e.memory.total_bytes);
-    j["fits"] = e.memory.fits;
-    j["memory"] = memory_json(e.memory);
-    j["model_flops_per_step"] = e.model_flops_per_step;
-    j["hardware_flops_per_step"] = e.hardware_flops_per_step;
-    j["bubble_fraction"] = e.bubble_fraction;
-    j["idle_fraction"] = e.idle_fraction;
-    j["exposed_after_backward_s"] = e.exposed_dp_s;
-    if (setup.train_tokens > 0) {
-        j["train_tokens"] = setup.train_tokens;
-        j["train_days"] = e.train_days;
-    }
-    j["stages"] = json::array();
-    for (const core::StageCost& c : e.stages) j["stages"].push_back(stage_json(c, setup.layout.zero_stage));
-    j["assumptions"] = e.assumptions;
-    if (with_timeline) j["timeline"] = timeline_json(setup, e);
-    return j;
-}
-
-json search_json(const core::EstimateSetup& setup, const core::SearchResult& r) {
-    const auto score_json = [&](const core::LayoutScore& s) {
-        json j = {{"tp", s.layout.tp},
-                  {"pp", s.layout.pp},
-                  {"dp", s.layout.dp},
-                  {"micro_batch", s.layout.micro_batch},
-                  {"micro_batches", s.layout.micro_batches()},
-                  {"step_time_s", s.step_time_s},
-                  {"tokens_per_s", s.tokens_per_s},
-                  {"mfu", s.mfu},
-                  {"memory_GB_per_gpu", gb(s.memory_bytes)},
-                  {"fits", s.fits},
-                  {"confirmed_on_scheduler", s.confirmed}};
-        if (setup.train_tokens > 0) j["train_days"] = setup.train_tokens / s.tokens_per_s / 86400.0;
-        return j;
-    };
-    json j;
-    j["model"] = model_json(setup.model);
-    j["hardware"] = setup.gpu.id;
-    j["search"] = {{"gpus", setup.layout.gpus},
-                   {"global_batch", setup.layout.global_batch},
-                   {"schedule", std::string(core::schedule_name(setup.layout.schedule))},
-                   {"recompute", std::string(core::recompute_name(setup.layout.recompute))},
-                   {"attention", std::string(core::attention_name(setup.layout.attention))},
-                   {"zero", setup.layout.zero_stage},
-                   {"candidates", r.candidates},
-                   {"fitting", r.fitting}};
-    json list = json::array();
-    for (const core::LayoutScore& s : r.best) list.push_back(score_json(s));
-    j["layouts"] = std::move(list);
-    if (r.smallest) j["smallest_memory_layout"] = score_json(*r.smallest);
-    j["method"] = "every valid (tp, pp, dp, micro-batch) ranked by a closed-form step time; the fastest that fit "
-                  "were then run on the scheduler and re-ranked (confirmed_on_scheduler)";
-    return j;
-}
-
 // [SECTION] the options ---------------------------------------------------------------------
 
 struct EstimateOptions {
     std::string model_id, hardware = "a100", schedule = "1f1b", recompute = "selective", attention = "standard";
-    std::string mlp = "gelu", tokens_text;
-    int gpus = 0, tp = 1, pp = 1, dp = 0, zero = 0, chunks = 2, top = 5;
+    std::string mlp = "gelu", overlap = "on", tokens_text;
+    int gpus = 0, tp = 1, pp = 1, dp = 0, cp = 1, ep = 1, zero = 0, chunks = 2, top = 5;
     std::int64_t global_batch = 0, micro_batch = 1, seq = 0;
     std::int64_t layers = 0, hidden = 0, heads = 0, vocab = 0, kv_heads = 0, ffn = 0;
-    bool search = false, with_timeline = false;
+    std::int64_t experts = 0, top_k = 0, expert_ffn = 0, shared_experts = 0, dense_layers = 0;
+    bool hybrid = false, tp_overlap = false, search = false, with_timeline = false;
 };
 
-const char* const custom_flags[] = {"--layers", "--hidden", "--heads", "--vocab", "--kv-heads", "--ffn", "--mlp"};
+const char* const custom_flags[] = {"--layers",  "--hidden", "--heads",      "--vocab",          "--kv-heads",
+                                    "--ffn",     "--mlp",    "--experts",    "--top-k",          "--expert-ffn",
+                                    "--shared-experts", "--dense-layers"};
 
-void add_layout_options(CLI::App& app, EstimateOptions& o) {
+void add_split_options(CLI::App& app, EstimateOptions& o) {
     app.add_option("--model", o.model_id, "a model preset (" + presets::joined_model_ids() + ", custom)")->required();
     app.add_option("--hardware", o.hardware, "GPU type (" + presets::joined_estimator_gpu_ids() + "); default a100");
     app.add_option("--gpus", o.gpus, "GPUs in the cluster")
@@ -207,7 +52,11 @@ void add_layout_options(CLI::App& app, EstimateOptions& o) {
         ->check(CLI::Range(1, static_cast<int>(core::max_cluster_gpus)));
     app.add_option("--tp", o.tp, "tensor-parallel size (default 1; within a node: 1, 2, 4, 8)")->check(CLI::Range(1, 1024));
     app.add_option("--pp", o.pp, "pipeline-parallel size (default 1)")->check(CLI::Range(1, 1000));
-    app.add_option("--dp", o.dp, "data-parallel size (default: gpus / (tp x pp))")->check(CLI::Range(1, 1 << 20));
+    app.add_option("--dp", o.dp, "data-parallel size (default: gpus / (tp x cp x pp))")->check(CLI::Range(1, 1 << 20));
+    app.add_option("--cp", o.cp, "context-parallel size: splits every sequence, ring attention (default 1)")
+        ->check(CLI::Range(1, 1 << 16));
+    app.add_option("--ep", o.ep, "expert-parallel size, dividing dp: a MoE model's experts over that many GPUs (default 1)")
+        ->check(CLI::Range(1, 1 << 16));
     app.add_option("--global-batch", o.global_batch, "sequences per optimizer step")
         ->required()
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
@@ -215,6 +64,9 @@ void add_layout_options(CLI::App& app, EstimateOptions& o) {
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
     app.add_option("--seq", o.seq, "tokens per sequence (default: the model's)")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
+}
+
+void add_step_options(CLI::App& app, EstimateOptions& o) {
     app.add_option("--schedule", o.schedule, "pipeline schedule: 1f1b (default), gpipe or interleaved")
         ->check(CLI::IsMember({"1f1b", "gpipe", "interleaved"}));
     app.add_option("--chunks", o.chunks, "interleaved: model chunks per GPU (default 2)")->check(CLI::Range(2, 64));
@@ -222,8 +74,14 @@ void add_layout_options(CLI::App& app, EstimateOptions& o) {
         ->check(CLI::IsMember({"none", "selective", "full"}));
     app.add_option("--attention", o.attention, "attention kernel: standard (default; scores in memory) or flash")
         ->check(CLI::IsMember({"standard", "flash"}));
-    app.add_option("--zero", o.zero, "ZeRO stage: 0 (default) or 1 (optimizer state split over dp)")
-        ->check(CLI::Range(0, 1));
+    app.add_option("--zero", o.zero,
+                   "ZeRO stage over the data-parallel replicas: 0 (default), 1 (Adam state split), 2 (and gradients), "
+                   "3 (and weights: FSDP)")
+        ->check(CLI::Range(0, 3));
+    app.add_flag("--hybrid-shard", o.hybrid, "ZeRO shards inside a node only and replicates across nodes");
+    app.add_option("--overlap", o.overlap, "communication beside compute: on (default) or off")
+        ->check(CLI::IsMember({"on", "off"}));
+    app.add_flag("--tp-overlap", o.tp_overlap, "tensor-parallel collectives behind their matrix multiplies");
     app.add_option("--tokens", o.tokens_text, "training tokens, e.g. 300e9: also report the days to train");
 }
 
@@ -236,7 +94,14 @@ void add_model_and_output_options(CLI::App& app, EstimateOptions& o) {
     app.add_option("--kv-heads", o.kv_heads, "custom model: key/value heads (default: = heads)")->check(up_to(1'000'000));
     app.add_option("--ffn", o.ffn, "custom model: MLP width (default 4 x hidden)")->check(up_to(10'000'000));
     app.add_option("--mlp", o.mlp, "custom model: gelu (default) or swiglu")->check(CLI::IsMember({"gelu", "swiglu"}));
-    app.add_flag("--search", o.search, "rank every valid tp x pp x dp x micro-batch for --gpus by throughput");
+    app.add_option("--experts", o.experts, "custom model: routed experts per layer (a mixture of experts)")->check(up_to(4096));
+    app.add_option("--top-k", o.top_k, "custom model: experts each token goes to (needs --experts)")->check(up_to(4096));
+    app.add_option("--expert-ffn", o.expert_ffn, "custom model: one expert's MLP width (default --ffn)")->check(up_to(10'000'000));
+    app.add_option("--shared-experts", o.shared_experts, "custom model: experts every token also passes (default 0)")
+        ->check(CLI::Range(std::int64_t{0}, std::int64_t{64}));
+    app.add_option("--dense-layers", o.dense_layers, "custom model: leading layers with a dense MLP (default 0)")
+        ->check(CLI::Range(std::int64_t{0}, std::int64_t{999}));
+    app.add_flag("--search", o.search, "rank every valid layout for --gpus by throughput among those that fit");
     app.add_option("--top", o.top, "--search: how many layouts to print (default 5)")->check(CLI::Range(1, 100));
     app.add_flag("--timeline", o.with_timeline, "add every task of the step: kind, stage, micro-batch, start, end");
     add_json_flag(app);
@@ -257,31 +122,53 @@ std::optional<int> read_tokens(const std::string& text, double& tokens, std::ost
     return std::nullopt;
 }
 
+std::optional<int> read_custom(const CLI::App& app, const EstimateOptions& o, core::TransformerShape& shape,
+                               std::ostream& err) {
+    for (const char* f : {"--layers", "--hidden", "--heads", "--vocab", "--seq"})
+        if (app.count(f) == 0)
+            return refuse(err, me, f, "required with --model custom (give --layers, --hidden, --heads, --vocab and --seq)");
+    if ((app.count("--top-k") > 0 || app.count("--expert-ffn") > 0 || app.count("--shared-experts") > 0 ||
+         app.count("--dense-layers") > 0) && app.count("--experts") == 0)
+        return refuse(err, me, "--experts", "required with --top-k, --expert-ffn, --shared-experts or --dense-layers");
+    if (app.count("--experts") > 0 && app.count("--top-k") == 0)
+        return refuse(err, me, "--top-k", "required with --experts (how many experts each token goes to)");
+    shape.layers = o.layers;
+    shape.hidden = o.hidden;
+    shape.heads = o.heads;
+    shape.vocab = o.vocab;
+    shape.kv_heads = o.kv_heads;
+    shape.ffn_hidden = o.ffn;
+    shape.mlp = o.mlp == "swiglu" ? core::MlpKind::swiglu : core::MlpKind::gelu;
+    shape.experts = o.experts;
+    shape.top_k = o.top_k;
+    shape.expert_ffn = o.expert_ffn;
+    shape.shared_experts = o.shared_experts;
+    shape.dense_layers = o.dense_layers;
+    return std::nullopt;
+}
+
 // The model: a preset, or explicit dimensions (--model custom).
 std::optional<int> read_model(const CLI::App& app, const EstimateOptions& o, core::TransformerShape& shape,
                               std::ostream& err) {
     if (o.model_id == "custom") {
-        for (const char* f : {"--layers", "--hidden", "--heads", "--vocab", "--seq"})
-            if (app.count(f) == 0)
-                return refuse(err, me, f, "required with --model custom (give --layers, --hidden, --heads, --vocab and --seq)");
-        shape.layers = o.layers;
-        shape.hidden = o.hidden;
-        shape.heads = o.heads;
-        shape.vocab = o.vocab;
-        shape.kv_heads = o.kv_heads;
-        shape.ffn_hidden = o.ffn;
-        shape.mlp = o.mlp == "swiglu" ? core::MlpKind::swiglu : core::MlpKind::gelu;
+        if (auto code = read_custom(app, o, shape, err)) return code;
     } else {
         const presets::ModelPreset* p = presets::builtin_models().find(o.model_id);
         if (!p)
             return refuse(err, me, "--model",
                           "unknown model '" + o.model_id + "' (accepted: " + presets::joined_model_ids() + ", custom)");
+        const std::string kind = p->shape.moe() ? "has " + std::to_string(p->shape.experts) + " experts" : "is dense";
         for (const char* f : custom_flags)
             if (app.count(f) > 0)
-                return refuse(err, me, f, "only with --model custom (a preset's dimensions are fixed; --seq may change)");
+                return refuse(err, me, f, "only with --model custom: a preset's dimensions are fixed (" + p->shape.name +
+                                              " " + kind + "; --seq may change)");
         shape = p->shape;
     }
     if (o.seq > 0) shape.seq = o.seq;
+    if (auto why = core::validate(shape); !why.empty()) {
+        const auto colon = why.find(':');
+        return refuse(err, me, flag_of(why.substr(0, colon)), why.substr(colon + 2));
+    }
     return std::nullopt;
 }
 
@@ -289,6 +176,8 @@ void apply_layout(const EstimateOptions& o, core::Layout& l) {
     l.gpus = o.gpus;
     l.tp = o.tp;
     l.pp = o.pp;
+    l.cp = o.cp;
+    l.ep = o.ep;
     l.global_batch = o.global_batch;
     l.micro_batch = o.micro_batch;
     l.schedule = *core::parse_schedule(o.schedule);
@@ -298,33 +187,34 @@ void apply_layout(const EstimateOptions& o, core::Layout& l) {
                                           : core::Recompute::selective;
     l.attention = o.attention == "flash" ? core::AttentionKernel::flash : core::AttentionKernel::standard;
     l.zero_stage = o.zero;
+    l.hybrid_shard = o.hybrid;
+    l.overlap = o.overlap == "on";
+    l.tp_overlap = o.tp_overlap;
 }
 
 // [SECTION] the two runs ---------------------------------------------------------------------
 
-int run_search(core::EstimateSetup setup, int top, std::ostream& out, std::ostream& err) {
+int run_search(core::EstimateSetup setup, int top, std::ostream& out) {
     core::Layout& l = setup.layout;
-    l.tp = l.pp = 1;
+    l.tp = l.pp = l.cp = l.ep = 1;
     l.dp = l.gpus;
     l.micro_batch = 1;
-    if (auto why = core::validate(setup.model); !why.empty()) {
-        const auto colon = why.find(':');
-        return refuse(err, me, flag_of(why.substr(0, colon)), why.substr(colon + 2));
-    }
     return print_json(out, search_json(setup, core::search_layouts(setup, top)));
 }
 
 int run_estimate(const CLI::App& app, const EstimateOptions& o, core::EstimateSetup setup, std::ostream& out,
                  std::ostream& err) {
     core::Layout& l = setup.layout;
+    const std::int64_t split = static_cast<std::int64_t>(o.tp) * o.pp * o.cp;
     if (app.count("--dp") > 0) {
         l.dp = o.dp;
-    } else if (o.gpus % (static_cast<std::int64_t>(o.tp) * o.pp) != 0) {
+    } else if (o.gpus % split != 0) {
         return refuse(err, me, "--gpus",
-                      std::to_string(o.gpus) + " GPUs do not split into tp x pp = " + std::to_string(o.tp) + " x " +
-                          std::to_string(o.pp) + " groups (give --dp, or a --gpus that is a multiple of tp x pp)");
+                      std::to_string(o.gpus) + " GPUs do not split into tp x cp x pp = " + std::to_string(o.tp) + " x " +
+                          std::to_string(o.cp) + " x " + std::to_string(o.pp) +
+                          " groups (give --dp, or a --gpus that is a multiple of tp x cp x pp)");
     } else {
-        l.dp = static_cast<int>(o.gpus / (static_cast<std::int64_t>(o.tp) * o.pp));
+        l.dp = static_cast<int>(o.gpus / split);
     }
     if (auto problem = core::check(setup)) return refuse(err, me, flag_of(problem->field), problem->message);
     return print_json(out, estimate_json(setup, core::estimate(setup, o.with_timeline), o.with_timeline));
@@ -335,7 +225,8 @@ int run_estimate(const CLI::App& app, const EstimateOptions& o, core::EstimateSe
 int sim_estimate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     CLI::App app{"Real scale: one training step of a transformer on a GPU cluster: memory, time, MFU", me};
     EstimateOptions o;
-    add_layout_options(app, o);
+    add_split_options(app, o);
+    add_step_options(app, o);
     add_model_and_output_options(app, o);
     if (auto code = parse_or_exit(app, args, out, err)) return *code;
     double tokens = 0;
@@ -349,7 +240,7 @@ int sim_estimate(const std::vector<std::string>& args, std::ostream& out, std::o
     core::EstimateSetup setup = std::move(*made);
     setup.train_tokens = tokens;
     apply_layout(o, setup.layout);
-    return o.search ? run_search(std::move(setup), o.top, out, err) : run_estimate(app, o, std::move(setup), out, err);
+    return o.search ? run_search(std::move(setup), o.top, out) : run_estimate(app, o, std::move(setup), out, err);
 }
 
 }  // namespace m2m::cli

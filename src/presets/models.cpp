@@ -47,6 +47,7 @@ ModelPreset parse_model(const json& e, std::size_t index) {
     s.learned_positions = r.text("positions", {"learned", "rope"}) == "learned";
     s.biases = r.flag("biases");
     s.dropout = r.flag("dropout");
+    if (e.contains("simplified")) p.simplified = r.text("simplified");
     const auto whole = [&](const char* key, const char* label, bool required = true) {
         return static_cast<std::int64_t>(r.figure(key, label, required, true));
     };
@@ -57,6 +58,11 @@ ModelPreset parse_model(const json& e, std::size_t index) {
     s.ffn_hidden = whole("ffn_hidden", "MLP width", false);
     s.vocab = whole("vocab", "Vocabulary");
     s.seq = whole("seq", "Sequence length");
+    s.experts = whole("experts", "Routed experts per MoE layer", false);
+    s.top_k = whole("top_k", "Experts per token (top-k)", false);
+    s.expert_ffn = whole("expert_ffn", "One expert's MLP width", false);
+    s.shared_experts = whole("shared_experts", "Shared experts per MoE layer", false);
+    s.dense_layers = whole("dense_layers", "Leading dense layers", false);
     p.published_parameters = r.figure("published_parameters", "Published size (parameters)", true, false);
     if (auto why = core::validate(s); !why.empty()) r.fail(why);
     return p;

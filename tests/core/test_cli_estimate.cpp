@@ -74,7 +74,7 @@ TEST_CASE("sim estimate --search prints the best layouts for the GPU count") {
     const auto j = nlohmann::json::parse(o.out);
     REQUIRE(j["layouts"].size() == 3);
     for (const auto& l : j["layouts"]) {
-        CHECK(l["tp"].get<int>() * l["pp"].get<int>() * l["dp"].get<int>() == 512);
+        CHECK(l["tp"].get<int>() * l["cp"].get<int>() * l["pp"].get<int>() * l["dp"].get<int>() == 512);
         CHECK(l["fits"] == true);
     }
     CHECK(j["layouts"][0]["tokens_per_s"].get<double>() >= j["layouts"][1]["tokens_per_s"].get<double>());

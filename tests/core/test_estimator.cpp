@@ -194,30 +194,10 @@ TEST_CASE("Korthikanti et al. 2022 Table 5: all four iteration times within 15% 
     }
 }
 
-TEST_CASE("the H100 constant: Llama 3 405B with Meta's layout near the Llama 3 paper's Table 4") {
-    // TP 8, PP 16, DP 64 or 128, 8,192-token sequences, 16M tokens (2,048 sequences) per step.
-    // Table 4: 430 TFLOP/s per GPU on 8,192 H100s, 400 on 16,384. The 8,192 row set the constant;
-    // the 16,384 row is a check. Meta's schedule details are not all published: interleaved with 4
-    // chunks, flash attention and ZeRO-1 are this test's reading of them.
-    const std::pair<int, double> rows[] = {{64, 430}, {128, 400}};
-    for (const auto& [dp, tflops] : rows) {
-        auto s = setup_for(preset("llama3-405b"), "h100", 8, 16, dp, 2048);
-        s.layout.schedule = PipelineSchedule::interleaved;
-        s.layout.chunks = 4;
-        s.layout.attention = AttentionKernel::flash;
-        s.layout.zero_stage = 1;
-        const core::Estimate e = core::estimate(s, false);
-        std::printf("Llama 3 405B on %d H100s: %.0f TFLOP/s per GPU (paper %.0f), MFU %.1f%%\n", 128 * dp,
-                    e.model_tflops_per_gpu, tflops, 100 * e.mfu);
-        INFO(dp);
-        CHECK(e.model_tflops_per_gpu == Approx(tflops).epsilon(0.10));
-    }
-}
-
 TEST_CASE("the closed form used to rank layouts stays within 3% of the scheduler on the Table 5 rows") {
     for (const Table5Row& r : table5) {
         const auto s = table5_setup(r, Recompute::selective);
-        core::LayoutLinks links(s, core::LayoutLinks::Mode::exact);
+        core::LayoutLinks links(s);
         const double closed = core::closed_form_step_time_s(s, core::stage_costs(s, links));
         INFO(r.name);
         CHECK(closed == Approx(core::estimate(s, false).step_time_s).epsilon(0.03));
@@ -270,7 +250,7 @@ TEST_CASE("the step timeline has one forward and one backward per stage per micr
     CHECK(stage0[3]->micro_batch == 3);
     CHECK(stage0[4]->kind == core::TrainingTaskKind::backward);
     CHECK(stage0[4]->micro_batch == 0);
-    CHECK(e.step_time_s == Approx(static_cast<double>(e.timeline.makespan) * 1e-12));
+    CHECK(e.step_time_s == Approx(core::scheduled_step_time_s(s, e.stages)).epsilon(1e-9));
 }
 
 TEST_CASE("the interleaved schedule shrinks the bubble of a deep pipeline") {
@@ -349,28 +329,22 @@ TEST_CASE("days to train: tokens over tokens per second") {
 
 // --- the links, from Lesson 2 -----------------------------------------------------------------
 
-TEST_CASE("collective times are Lesson 2's ring collectives on the layout's GPUs") {
+TEST_CASE("collective times are Lesson 2's NCCL cost model for the layout's groups") {
     auto s = setup_for(preset("gpt3-175b"), "a100", 8, 8, 24, 2304);
-    core::LayoutLinks links(s, core::LayoutLinks::Mode::exact);
+    core::LayoutLinks links(s);
     CHECK(links.tp_link() == core::LinkType::nvlink);
     CHECK(links.dp_link() == core::LinkType::infiniband);
+    CHECK(links.size(core::GroupKind::tensor) == 8);
+    CHECK(links.size(core::GroupKind::weights) == 24);
     const double bytes = 2.0 * 2048 * 12288;
-    const core::Cluster cluster(links.cluster().shape(), s.system);
-    core::CollectiveSetup tp;
-    tp.op = core::CollectiveOp::all_reduce;
-    tp.group = core::first_gpus(8);
-    tp.bytes = static_cast<core::Bytes>(bytes);
-    CHECK(links.tp_collective_s(core::CollectiveOp::all_reduce, bytes) ==
-          Approx(core::run_collective(cluster, tp).time_s));
-    // NCCL's cost for the same group (Lesson 2's collective_cost): ring Simple, 56 us of latency
-    // plus 2 (n-1)/n x S at the 240 GB/s of A100 NVLink.
-    CHECK(links.tp_collective_s(core::CollectiveOp::all_reduce, bytes) ==
-          Approx(core::collective_cost(s.system, core::first_gpus_group(8, 8), core::CollectiveOp::all_reduce, bytes).time_s)
-              .epsilon(0.05));
-    // The linear mode the search uses agrees with the exact one.
-    core::LayoutLinks fast(s, core::LayoutLinks::Mode::linear);
-    CHECK(fast.dp_collective_s(core::CollectiveOp::all_reduce, 5e9) ==
-          Approx(links.dp_collective_s(core::CollectiveOp::all_reduce, 5e9)).epsilon(0.01));
+    // The tensor-parallel group is one node's 8 GPUs; the data-parallel group one GPU in each of 24 nodes.
+    CHECK(links.seconds(core::GroupKind::tensor, core::CollectiveKind::all_reduce, bytes) ==
+          Approx(core::collective_cost(s.system, {8, 8, 1}, core::CollectiveOp::all_reduce, bytes).time_s));
+    CHECK(links.seconds(core::GroupKind::weights, core::CollectiveKind::all_reduce, 5e9) ==
+          Approx(core::collective_cost(s.system, {24, 1, 24}, core::CollectiveOp::all_reduce, 5e9).time_s));
+    // A send is a transfer on its route: stage 0 to stage 1 is 8 x 24 = 192 GPUs away, another node.
+    const core::Route r = links.stage_route(0, 1);
+    CHECK(r.type == core::LinkType::infiniband);
 }
 
 // --- checks and search ------------------------------------------------------------------------
@@ -412,7 +386,7 @@ TEST_CASE("the search ranks valid layouts that fit by throughput, the best confi
     CHECK(r.fitting >= 5);
     for (std::size_t i = 0; i < r.best.size(); ++i) {
         const auto& b = r.best[i];
-        CHECK(b.layout.tp * b.layout.pp * b.layout.dp == 256);
+        CHECK(b.layout.tp * b.layout.cp * b.layout.pp * b.layout.dp == 256);
         CHECK(b.fits);
         CHECK(b.confirmed);
         CHECK(b.memory_bytes <= 80e9);

@@ -14,6 +14,7 @@ namespace m2m::presets {
 struct ModelPreset {
     core::TransformerShape shape;
     double published_parameters = 0;  ///< the size its authors quote
+    std::string simplified;           ///< what the estimator leaves out of this model (MoE presets)
     std::vector<SourcedFigure> figures;
 };
 

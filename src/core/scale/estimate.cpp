@@ -1,49 +1,89 @@
-// One real-scale training step estimated: the step's work graph scheduled, step time, throughput,
-// MFU and days to train derived from its timeline, with the assumptions behind them; and the closed
-// form that ranks layouts before the scheduler confirms the best.
+// One real-scale training step estimated: the pipeline's passes timed in schedule order, the
+// exposed gradient sync and the update after them; step time, throughput, MFU and days to train;
+// the step's tasks for a timeline; and the closed form that ranks layouts in a search.
 //
-// [SECTION] the estimate   [SECTION] its assumptions   [SECTION] the closed form
+// [SECTION] the pipeline and the update   [SECTION] the estimate   [SECTION] the closed form
 #include <algorithm>
 #include <stdexcept>
 
-#include "m2m/core/engine/text.hpp"
+#include "m2m/core/scale/pipeline_timing.hpp"
 #include "m2m/core/scale/step_estimate.hpp"
 #include "scale_parts.hpp"
 
 namespace m2m::core {
 
+std::vector<std::string> estimate_assumptions(const EstimateSetup& setup, const Estimate& e, const LayoutLinks& links);
+
 namespace {
 
 using scale_detail::chunks_of;
 
-// [SECTION] the estimate ---------------------------------------------------------------------
+// [SECTION] the pipeline and the update ------------------------------------------------------
 
-// Schedules the step's graph and reads the timeline: the step time, the pipeline's idle share
-// and what is exposed after the last backward. The graph's first 2 x (virtual stages) x m tasks
-// are the forward and backward passes.
-void run_step_graph(const EstimateSetup& setup, Estimate& e, bool keep_timeline) {
-    std::vector<TrainingTask> tasks;
-    const WorkGraph g = build_step_graph(setup, e.stages, keep_timeline ? &tasks : nullptr);
-    e.timeline = schedule(g);
-    const double ps = 1.0 / picoseconds_per_second;
-    e.step_time_s = static_cast<double>(e.timeline.makespan) * ps;
-    SimTime pipeline_end = 0;
-    double busy = 0;
-    const std::size_t passes = 2 * e.stages.size() * static_cast<std::size_t>(e.micro_batches);
-    for (std::size_t i = 0; i < passes; ++i) {
-        const TaskRun& r = e.timeline.runs[i];
-        pipeline_end = std::max(pipeline_end, r.end);
-        busy += static_cast<double>(r.end - r.start);
+PipelineTiming pipeline_of(const EstimateSetup& setup, const std::vector<StageCost>& stages) {
+    const Layout& l = setup.layout;
+    PipelineTiming p;
+    p.schedule = l.schedule;
+    p.stages = l.pp;
+    p.chunks = chunks_of(l);
+    p.micro_batches = l.micro_batches();
+    p.sends_block = !l.overlap;
+    for (const StageCost& c : stages) {
+        p.forward_s.push_back(c.forward_s);
+        p.backward_s.push_back(c.backward_s);
+        p.send_s.push_back(c.send_s);
     }
-    for (std::size_t i = 0; i < tasks.size(); ++i) {
-        tasks[i].start_s = static_cast<double>(e.timeline.runs[i].start) * ps;
-        tasks[i].end_s = static_cast<double>(e.timeline.runs[i].end) * ps;
+    return p;
+}
+
+// The step's tasks for a timeline: passes and sends as timed, ZeRO's traffic beside each pass,
+// the gradient sync's hidden part during the last backward and its exposed part after it, Adam,
+// and the part of the weights' gather the next step waits for.
+void keep_tasks(const EstimateSetup& setup, const std::vector<StageCost>& stages, const PipelineTimes& t, double update_start,
+                Estimate& e) {
+    const int p = setup.layout.pp;
+    const auto cost = [&](int j) -> const StageCost& { return stages[static_cast<std::size_t>(j)]; };
+    e.tasks.reserve(t.passes.size() * 2 + t.sends.size() + 3 * static_cast<std::size_t>(p));
+    for (const PassTime& r : t.passes) {
+        const int k = r.virtual_stage % p, c = r.virtual_stage / p, mb = static_cast<int>(r.micro_batch);
+        e.tasks.push_back({r.forward ? TrainingTaskKind::forward : TrainingTaskKind::backward, k, mb, c, r.start_s, r.end_s, 0});
+        const StageCost& sc = cost(r.virtual_stage);
+        const double exposed = r.forward ? sc.forward_zero_s : sc.backward_zero_s;
+        const double hidden = r.forward ? sc.forward_zero_hidden_s : sc.backward_zero_hidden_s;
+        if (exposed + hidden > 0)
+            e.tasks.push_back({TrainingTaskKind::zero_traffic, k, mb, c, r.start_s, std::min(r.end_s, r.start_s + exposed + hidden), exposed});
     }
+    for (const PassTime& r : t.sends)  // a send's row is its sender's
+        e.tasks.push_back({r.forward ? TrainingTaskKind::send_forward : TrainingTaskKind::send_backward, r.virtual_stage % p,
+                           static_cast<int>(r.micro_batch), r.virtual_stage / p, r.start_s, r.end_s,
+                           setup.layout.overlap ? 0 : r.end_s - r.start_s});
+    for (int k = 0; k < p; ++k) {
+        const StageCost& c = cost(k);
+        const double end = t.stage_end_s[static_cast<std::size_t>(k)];
+        if (c.dp_reduce_s > 0)
+            e.tasks.push_back({TrainingTaskKind::dp_reduce, k, -1, 0, end + c.dp_exposed_s - c.dp_reduce_s, end + c.dp_exposed_s, c.dp_exposed_s});
+        e.tasks.push_back({TrainingTaskKind::optimizer, k, -1, 0, update_start, update_start + c.optimizer_s, 0});
+        if (c.param_gather_s > 0)
+            e.tasks.push_back({TrainingTaskKind::param_gather, k, -1, 0, update_start + c.optimizer_s,
+                               update_start + c.optimizer_s + c.param_exposed_s, c.param_exposed_s});
+    }
+}
+
+// Times the step: the pipeline, each stage's exposed gradient sync, then (gradient clipping needs
+// every stage's gradients) the update and the exposed part of the weights' gather.
+void time_step(const EstimateSetup& setup, Estimate& e, bool keep) {
+    const PipelineTimes t = time_pipeline(pipeline_of(setup, e.stages), keep);
+    double synced = 0, update = 0;
+    for (int k = 0; k < setup.layout.pp; ++k) {
+        const StageCost& c = e.stages[static_cast<std::size_t>(k)];
+        synced = std::max(synced, t.stage_end_s[static_cast<std::size_t>(k)] + c.dp_exposed_s);
+        update = std::max(update, c.optimizer_s + c.param_exposed_s);
+    }
+    e.step_time_s = synced + update;
+    e.exposed_dp_s = e.step_time_s - t.end_s;
     const double pp = setup.layout.pp;
-    e.idle_fraction = pipeline_end > 0 ? 1.0 - busy / (pp * static_cast<double>(pipeline_end)) : 0;
-    e.exposed_dp_s = static_cast<double>(e.timeline.makespan - pipeline_end) * ps;
-    if (keep_timeline) e.tasks = std::move(tasks);
-    else e.timeline = Timeline{{}, {}, e.timeline.makespan};
+    e.idle_fraction = t.end_s > 0 ? 1.0 - t.busy_s / (pp * t.end_s) : 0;
+    if (keep) keep_tasks(setup, e.stages, t, synced, e);
 }
 
 // Throughput and utilisation from the step time: tokens per second, TFLOP/s per GPU, MFU, HFU.
@@ -58,52 +98,9 @@ void derive_rates(const EstimateSetup& setup, double tokens_per_step, Estimate& 
     if (setup.train_tokens > 0) e.train_days = setup.train_tokens / e.tokens_per_s / 86400.0;
 }
 
-// [SECTION] its assumptions ------------------------------------------------------------------
-
-// What the model counts and what it leaves out, in sentences with this setup's figures.
-std::vector<std::string> assumptions(const EstimateSetup& setup, const Estimate& e, const LayoutLinks& links) {
-    const GpuSpec& gpu = setup.gpu;
-    const Layout& l = setup.layout;
-    return {
-        "Matrix multiplies run at " + format_percent(gpu.achievable_fraction, 0) + " of the " + gpu.name +
-            "'s dense BF16 peak (" + format_fixed(gpu.peak_bf16_flops / 1e12, 0) +
-            " TFLOP/s), one constant for this GPU type" +
-            (gpu.achievable_source.empty() ? "." : " (" + gpu.achievable_source + ")."),
-        "Model FLOPs per token: 6 x (l x matrix weights per layer + V h) + 12 l s h, which for GPT is Korthikanti's "
-        "72 B s l h^2 (1 + s/6h + V/12lh) per step; hardware FLOPs also count what " +
-            std::string(l.attention == AttentionKernel::flash ? "flash attention's backward pass and " : "") +
-            std::string(recompute_name(l.recompute)) + " recompute compute a second time.",
-        "Memory-bound kernels (norms, activation functions, softmax, dropout) move each saved activation byte twice "
-        "forward and four times backward at HBM bandwidth (" +
-            format_rate_GBps(gpu.memory_bandwidth_Bps / 1e9) + "); " +
-            (l.attention == AttentionKernel::flash ? "flash attention keeps the s x s scores on chip."
-                                                   : "standard attention writes the s x s scores to memory."),
-        "Tensor parallelism: 4 all-reduce-sized collectives per layer per micro-batch (6 with full recompute), ring "
-        "over " +
-            std::string(links.tp_link() == LinkType::infiniband ? "InfiniBand (tp spans nodes)" : "NVLink") +
-            ", not overlapped with compute.",
-        "Pipeline: one s x b x h bf16 tensor per stage boundary per micro-batch each way, 1/tp per GPU; the " +
-            std::string(schedule_kind_name(l.schedule)) + " schedule's ideal bubble is " +
-            format_percent(e.bubble_fraction, 1) + " of the step.",
-        "Data parallelism: the gradient " + std::string(l.zero_stage == 1 ? "reduce-scatter" : "all-reduce") +
-            " runs over " + (links.dp_link() == LinkType::infiniband ? "InfiniBand" : "NVLink") +
-            " alongside the last micro-batch's backward pass; the rest is exposed, then Adam moves " +
-            std::to_string(adam_step_bytes_per_parameter) + " bytes per parameter at HBM bandwidth" +
-            (l.zero_stage == 1 ? " and the new weights are all-gathered." : "."),
-        "Memory: " + std::to_string(state_bytes_per_parameter) +
-            " bytes per parameter (bf16 weights and gradients, fp32 master weights, momentum, variance)" +
-            (l.zero_stage == 1 ? ", the " + std::to_string(optimizer_bytes_per_parameter) +
-                                     " optimizer bytes split over the data-parallel replicas"
-                               : std::string()) +
-            "; activations per Korthikanti et al. 2022 for the " + std::string(schedule_kind_name(l.schedule)) +
-            " schedule's micro-batches in flight.",
-        "Links: " + setup.system.name + "; collective and send times from Lesson 2's ring and route model.",
-        "Not modelled: kernel launch gaps, pipeline and data-parallel traffic sharing a NIC, network congestion, "
-        "stragglers, failures and restarts.",
-    };
-}
-
 }  // namespace
+
+// [SECTION] the estimate ----------------------------------------------------------------------
 
 Estimate estimate(const EstimateSetup& setup, bool keep_timeline) {
     if (auto problem = check(setup)) throw std::invalid_argument(problem->field + ": " + problem->message);
@@ -116,12 +113,17 @@ Estimate estimate(const EstimateSetup& setup, bool keep_timeline) {
     e.model_flops_per_step = model_flops_per_token(m) * tokens_per_step;
     e.hardware_flops_per_step = hardware_flops_per_token(m, l.recompute, l.attention) * tokens_per_step;
     e.memory = memory_use(setup);
-    LayoutLinks links(setup, LayoutLinks::Mode::exact);
+    LayoutLinks links(setup);
     e.stages = stage_costs(setup, links);
-    run_step_graph(setup, e, keep_timeline);
+    time_step(setup, e, keep_timeline);
     e.bubble_fraction = pipeline_bubble_fraction(l.pp, e.micro_batches, chunks_of(l));
     derive_rates(setup, tokens_per_step, e);
-    e.assumptions = assumptions(setup, e, links);
+    e.exchanges = step_exchanges(setup, e.stages, links, e.memory.stage);
+    for (const StepExchange& x : e.exchanges) {
+        e.exposed_communication_s += x.exposed_s;
+        e.hidden_communication_s += x.hidden_s;
+    }
+    e.assumptions = estimate_assumptions(setup, e, links);
     return e;
 }
 
@@ -137,7 +139,7 @@ double closed_form_step_time_s(const EstimateSetup& setup, const std::vector<Sta
         double sk = 0;
         for (int c = 0; c < v; ++c) {
             const StageCost& sc = stages[static_cast<std::size_t>(c * p + k)];
-            sk += sc.forward_s + sc.backward_s;
+            sk += sc.forward_s + sc.backward_s + (l.overlap ? 0.0 : 2.0 * sc.send_s);
         }
         slowest = std::max(slowest, sk);
         sum += sk;
@@ -146,14 +148,13 @@ double closed_form_step_time_s(const EstimateSetup& setup, const std::vector<Sta
     // (m - 1) x the slowest stage, plus one trip through every stage for fill and drain (1/v of it
     // with interleaving); for equal stages this is (m + (p - 1)/v) x one stage [Narayanan et al. 2021].
     const double pipeline = (m - 1.0) * slowest + sum * ((p - 1.0) / v + 1.0) / p + sends / v;
-    const StageCost& first = stages.front();
-    const double last_backward = first.backward_s;
-    double tail_opt = 0, tail_gather = 0;
+    double tail = 0, update = 0;
     for (int k = 0; k < p; ++k) {
-        tail_opt = std::max(tail_opt, stages[static_cast<std::size_t>(k)].optimizer_s);
-        tail_gather = std::max(tail_gather, stages[static_cast<std::size_t>(k)].param_gather_s);
+        const StageCost& c = stages[static_cast<std::size_t>(k)];
+        tail = std::max(tail, c.dp_exposed_s);
+        update = std::max(update, c.optimizer_s + c.param_exposed_s);
     }
-    return pipeline + std::max(0.0, first.dp_reduce_s - last_backward) + tail_opt + tail_gather;
+    return pipeline + tail + update;
 }
 
 }  // namespace m2m::core

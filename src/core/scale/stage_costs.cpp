@@ -1,185 +1,254 @@
-// What one pipeline stage of a real-scale layout costs for one micro-batch (matrix multiplies,
-// memory-bound kernels, tensor-parallel collectives, sends, gradient sync, Adam) and what the most
-// loaded stage holds in memory.
+// What one pipeline stage of a real-scale layout costs for one micro-batch (its layers' compute and
+// the exchanges compute waits for, the logits, the send to the next stage), its once-a-step gradient
+// sync and Adam update, and the list of every exchange one of its GPUs makes in a step.
+//
+// [SECTION] a pass through a virtual stage   [SECTION] the update   [SECTION] the step's exchanges
+#include <algorithm>
+#include <map>
+#include <string>
 #include <vector>
 
+#include "layer_work.hpp"
 #include "m2m/core/scale/step_estimate.hpp"
 #include "scale_parts.hpp"
 
 namespace m2m::core {
 
-namespace scale_detail {
-
-std::int64_t layers_of_virtual_stage(const TransformerShape& m, const Layout& l, int j) {
-    // As even as possible; uneven splits give the extra layers to the earliest stages.
-    const std::int64_t v = virtual_stages(l);
-    return m.layers / v + (j < m.layers % v ? 1 : 0);
-}
-
-std::int64_t layers_of_stage(const TransformerShape& m, const Layout& l, int k) {
-    std::int64_t layers = 0;
-    for (int c = 0; c < chunks_of(l); ++c) layers += layers_of_virtual_stage(m, l, c * l.pp + k);
-    return layers;
-}
-
-// Megatron splits every layer's matrices over tp; the first stage holds the token (and position)
-// tables, the last the final norm and an output matrix (its own if untied, or a copy of the tied
-// embedding when pp > 1).
-double stage_parameters(const TransformerShape& m, const Layout& l, int k) {
-    const ParameterCount pc = count_parameters(m);
-    const double t = l.tp;
-    double p = static_cast<double>(layers_of_stage(m, l, k)) * static_cast<double>(pc.per_layer) / t;
-    const double vh = static_cast<double>(m.vocab * m.hidden);
-    const double norm = static_cast<double>(m.biases ? 2 * m.hidden : m.hidden);
-    if (k == 0) p += vh / t + (m.learned_positions ? static_cast<double>(m.seq * m.hidden) : 0.0);
-    if (k == l.pp - 1) p += norm + ((!m.tied_embeddings || l.pp > 1) ? vh / t : 0.0);
-    return p;
-}
-
-// The data-parallel group of stage 0 is GPUs 0, tp, ..., (dp-1) tp (Megatron's rank order).
-bool dp_spans_nodes(const EstimateSetup& s) {
-    return static_cast<std::int64_t>(s.layout.dp - 1) * s.layout.tp >= static_cast<std::int64_t>(s.gpus_per_node);
-}
-
-}  // namespace scale_detail
-
 namespace {
 
 using namespace scale_detail;
 
-// One transformer layer, one micro-batch, one GPU; and the output layer and a stage boundary's send.
-struct LayerCosts {
-    double fwd_flops = 0, bwd_flops = 0;
-    double mem_fwd_s = 0, mem_bwd_s = 0;  ///< memory-bound kernels at HBM bandwidth
-    double tp_fwd_s = 0, tp_bwd_s = 0;    ///< tensor-parallel collectives
-    double logit_flops = 0, logit_bytes = 0;
-    double send_bytes = 0;
+// The two kinds of layer a model has (dense, and MoE if any), each worked out once.
+struct ModelWork {
+    LayerWork dense, moe;
 };
 
-LayerCosts layer_costs(const EstimateSetup& setup, LayoutLinks& links) {
+ModelWork model_work(const EstimateSetup& setup, LayoutLinks& links) {
     const TransformerShape& m = setup.model;
-    const Layout& l = setup.layout;
-    const double s = static_cast<double>(m.seq), b = static_cast<double>(l.micro_batch);
-    const double h = static_cast<double>(m.hidden), V = static_cast<double>(m.vocab), t = l.tp;
-    const double hbm = setup.gpu.memory_bandwidth_Bps;
-    LayerCosts c;
-    const double matmul = static_cast<double>(count_parameters(m).matmul_per_layer);
-    const double scores_flops = 4.0 * b * s * s * h / t;  // QK^T and AV
-    c.fwd_flops = 2.0 * matmul * s * b / t + scores_flops;
-    c.bwd_flops = 2.0 * c.fwd_flops;  // gradients for inputs and for weights
-    const bool flash = l.attention == AttentionKernel::flash;
-    if (flash || l.recompute == Recompute::selective) c.bwd_flops += scores_flops;  // scores computed again
-    if (l.recompute == Recompute::full) c.bwd_flops += c.fwd_flops;
-    // Memory-bound kernels (norms, GeLU, softmax, dropout, residual adds) move each saved activation
-    // byte about twice forward (written, read) and four times backward; recompute moves its part again.
-    const auto [act_linear, act_attention] = split_activations(m, l.micro_batch, l.tp, l.sequence_parallel, l.attention);
-    const double act = act_linear + act_attention;
-    c.mem_fwd_s = 2.0 * act / hbm;
-    c.mem_bwd_s = 4.0 * act / hbm;
-    if (l.recompute == Recompute::selective) c.mem_bwd_s += 2.0 * act_attention / hbm;
-    if (l.recompute == Recompute::full) c.mem_bwd_s += 2.0 * act / hbm;
-    // Tensor parallelism: two all-reduces forward, two backward [Narayanan et al. 2021]; with sequence
-    // parallelism each becomes an all-gather + reduce-scatter pair with the same traffic
-    // [Korthikanti sec. 4.2.2]. Full recompute repeats the forward pair.
-    const double ar = links.tp_collective_s(CollectiveOp::all_reduce, bf16_bytes * s * b * h);
-    c.tp_fwd_s = 2.0 * ar;
-    c.tp_bwd_s = (l.recompute == Recompute::full ? 4.0 : 2.0) * ar;
-    // The output layer on the last stage: logits 2 V h s b / t forward, twice that backward; its
-    // activations 4 s b h/t (1 + V/h) [Korthikanti sec. 4.3] move like a layer's.
-    c.logit_flops = 2.0 * V * h * s * b / t;
-    c.logit_bytes = 4.0 * s * b * h / t * (1.0 + V / h);
-    // Point-to-point: one s x b x h bf16 tensor per boundary per micro-batch each way; with sequence
-    // parallelism every GPU of the stage sends its 1/t share over its own link [Narayanan sec. 4.1].
-    c.send_bytes = bf16_bytes * s * b * h / t;
-    return c;
+    ModelWork w;
+    w.dense = layer_work(setup, links, 0);
+    w.moe = m.moe() ? layer_work(setup, links, m.layers - 1) : w.dense;
+    return w;
 }
 
-// Virtual stage j's passes: its layers' costs, the logits on the last, the send to the next.
-StageCost virtual_stage_cost(const EstimateSetup& setup, const LayerCosts& lc, const LayoutLinks& links, int j) {
+// The compute of one layer that can hide traffic `t`, in one direction.
+double hiding_compute(const LayerWork& w, const Traffic& t, bool forward, int cp) {
+    const double compute = forward ? w.forward_compute_s : w.backward_compute_s;
+    const double attention = forward ? w.forward_attention_s : w.backward_attention_s;
+    switch (t.hiding) {
+        case Hiding::matmuls: return compute - attention;
+        case Hiding::attention: return attention * (cp - 1.0) / cp;
+        case Hiding::next_layer: return compute + (forward ? w.forward_memory_s : w.backward_memory_s);
+        case Hiding::none: return 0;
+    }
+    return 0;
+}
+
+// `n` layers of kind `w` into a pass: compute, and each exchange's exposed part by group.
+void add_layers(StageCost& c, const LayerWork& w, std::int64_t n, const Layout& l) {
+    if (n <= 0) return;
+    const double layers = static_cast<double>(n);
+    c.forward_compute_s += layers * w.forward_compute_s;
+    c.backward_compute_s += layers * w.backward_compute_s;
+    c.forward_memory_s += layers * w.forward_memory_s;
+    c.backward_memory_s += layers * w.backward_memory_s;
+    for (const Traffic& t : w.traffic) {
+        const double fwd = exposed_seconds(t, t.forward, hiding_compute(w, t, true, l.cp), n, l.overlap);
+        const double bwd = exposed_seconds(t, t.backward, hiding_compute(w, t, false, l.cp), n, l.overlap);
+        if (t.group == GroupKind::tensor) {
+            c.forward_tp_s += fwd;
+            c.backward_tp_s += bwd;
+        } else if (t.group == GroupKind::context) {
+            c.forward_cp_s += fwd;
+            c.backward_cp_s += bwd;
+        } else if (t.group == GroupKind::experts) {
+            c.forward_ep_s += fwd;
+            c.backward_ep_s += bwd;
+        } else {
+            c.forward_zero_s += fwd;
+            c.backward_zero_s += bwd;
+            c.forward_zero_hidden_s += layers * t.forward * t.seconds - fwd;
+            c.backward_zero_hidden_s += layers * t.backward * t.seconds - bwd;
+        }
+    }
+}
+
+// [SECTION] a pass through a virtual stage --------------------------------------------------
+
+// The output layer on the last virtual stage: its matrix multiply and the logits' memory traffic
+// [Korthikanti sec. 4.3: 4 s b h / t (1 + V/h) bytes]; ZeRO's gathers of the embedding and output
+// matrices on the first and last (nothing earlier to hide them behind).
+void add_ends(const EstimateSetup& setup, LayoutLinks& links, int j, StageCost& c) {
+    const TransformerShape& m = setup.model;
+    const Layout& l = setup.layout;
+    const double rate = setup.gpu.peak_bf16_flops * setup.gpu.achievable_fraction, hbm = setup.gpu.memory_bandwidth_Bps;
+    const double t = l.tp, tokens = tokens_per_gpu(m, l), h = static_cast<double>(m.hidden), V = static_cast<double>(m.vocab);
+    if (c.has_logits) {
+        const double flops = 2.0 * V * h * tokens / t, bytes = 4.0 * tokens * h / t * (1.0 + V / h);
+        c.forward_compute_s += flops / rate;
+        c.backward_compute_s += 2.0 * flops / rate;
+        c.forward_memory_s += 2.0 * bytes / hbm;
+        c.backward_memory_s += 4.0 * bytes / hbm;
+    }
+    const bool first = j == 0, last = c.has_logits && (!m.tied_embeddings || l.pp > 1);
+    if (l.zero_stage < 2 || !(first || last)) return;
+    const double table = weight_bytes * V * h / t * ((first ? 1.0 : 0.0) + (last ? 1.0 : 0.0));
+    const double gather = links.seconds(GroupKind::shard, CollectiveKind::all_gather, table);
+    const double reduce = links.seconds(GroupKind::shard, CollectiveKind::reduce_scatter, table);
+    c.forward_zero_s += l.zero_stage == 3 ? gather : 0.0;
+    c.backward_zero_s += (l.zero_stage == 3 ? gather : 0.0) + reduce;
+}
+
+StageCost virtual_stage_cost(const EstimateSetup& setup, ModelWork& work, LayoutLinks& links, int j) {
+    const TransformerShape& m = setup.model;
     const Layout& l = setup.layout;
     const int nv = virtual_stages(l);
-    const double rate = setup.gpu.peak_bf16_flops * setup.gpu.achievable_fraction;
-    const double hbm = setup.gpu.memory_bandwidth_Bps;
     StageCost c;
     c.stage = j % l.pp;
     c.chunk = j / l.pp;
-    c.layers = layers_of_virtual_stage(setup.model, l, j);
+    c.layers = layers_of_virtual_stage(m, l, j);
     c.has_logits = j == nv - 1;
-    const double n = static_cast<double>(c.layers);
-    c.forward_compute_s = n * lc.fwd_flops / rate + (c.has_logits ? lc.logit_flops / rate : 0.0);
-    c.backward_compute_s = n * lc.bwd_flops / rate + (c.has_logits ? 2.0 * lc.logit_flops / rate : 0.0);
-    c.forward_memory_s = n * lc.mem_fwd_s + (c.has_logits ? 2.0 * lc.logit_bytes / hbm : 0.0);
-    c.backward_memory_s = n * lc.mem_bwd_s + (c.has_logits ? 4.0 * lc.logit_bytes / hbm : 0.0);
-    c.forward_tp_s = n * lc.tp_fwd_s;
-    c.backward_tp_s = n * lc.tp_bwd_s;
-    // Megatron runs these collectives on the compute stream, so nothing hides them.
-    c.forward_s = c.forward_compute_s + c.forward_memory_s + c.forward_tp_s;
-    c.backward_s = c.backward_compute_s + c.backward_memory_s + c.backward_tp_s;
+    const LayerKinds n = layer_kinds(m, first_layer_of_virtual_stage(m, l, j), c.layers);
+    add_layers(c, work.dense, n.dense, l);
+    add_layers(c, work.moe, n.moe, l);
+    add_ends(setup, links, j, c);
+    c.forward_s = c.forward_compute_s + c.forward_memory_s + c.forward_tp_s + c.forward_cp_s + c.forward_ep_s + c.forward_zero_s;
+    c.backward_s = c.backward_compute_s + c.backward_memory_s + c.backward_tp_s + c.backward_cp_s + c.backward_ep_s +
+                   c.backward_zero_s;
     if (j + 1 < nv) {
+        // One s x b x h bf16 tensor per boundary per micro-batch each way; every tensor- and
+        // context-parallel rank sends its own slice over its own link [Narayanan sec. 4.1].
         const Route route = links.stage_route(j % l.pp, (j + 1) % l.pp);
         c.send_link = route.type;
-        c.send_s = transfer_seconds(route, lc.send_bytes);
+        c.send_s = transfer_seconds(route, bf16_bytes * tokens_per_gpu(m, l) * static_cast<double>(m.hidden) / l.tp);
     }
     return c;
 }
 
-// GPU stage k's gradient sync and Adam step, recorded on its first chunk.
-void add_update_costs(const EstimateSetup& setup, LayoutLinks& links, int k, StageCost& c) {
+// [SECTION] the update ----------------------------------------------------------------------
+
+// Megatron-Core's gradient buckets: max(40M, 1M x dp) parameters each (DistributedDataParallelConfig,
+// megatron/core/distributed/distributed_data_parallel_config.py). With overlap the last bucket's
+// sync is what is left after the backward pass, and the first bucket's gather what the next
+// forward waits for.
+double bucket_share(const Layout& l, double params) {
+    const double bucket = std::max(40e6, 1e6 * weight_replicas(l));
+    return params > 0 ? std::min(1.0, bucket / params) : 1.0;
+}
+
+// GPU stage k's once-a-step gradient sync, Adam step and (ZeRO 1/2) weight gather, on its first chunk.
+void add_update_costs(const EstimateSetup& setup, LayoutLinks& links, int k, std::vector<StageCost>& stages) {
     const Layout& l = setup.layout;
-    const double params = stage_parameters(setup.model, l, k);
-    const double grad_bytes = gradient_bytes * params;
-    if (l.zero_stage == 1) {
-        c.dp_reduce_s = links.dp_collective_s(CollectiveOp::reduce_scatter, grad_bytes);
-        c.param_gather_s = links.dp_collective_s(CollectiveOp::all_gather, grad_bytes);
-    } else {
-        c.dp_reduce_s = links.dp_collective_s(CollectiveOp::all_reduce, grad_bytes);
+    StageCost& c = stages[static_cast<std::size_t>(k)];
+    const StageParameters p = stage_parameters(setup.model, l, k);
+    const double shared = gradient_bytes * p.shared, experts = gradient_bytes * p.experts;
+    const int shard = links.size(GroupKind::shard);
+    if (l.zero_stage == 0) {
+        c.dp_reduce_s = links.seconds(GroupKind::weights, CollectiveKind::all_reduce, shared) +
+                        links.seconds(GroupKind::expert_data, CollectiveKind::all_reduce, experts);
+    } else if (l.zero_stage == 1) {
+        c.dp_reduce_s = links.seconds(GroupKind::shard, CollectiveKind::reduce_scatter, shared) +
+                        links.seconds(GroupKind::replicas, CollectiveKind::all_reduce, shared / shard) +
+                        links.seconds(GroupKind::expert_data, CollectiveKind::reduce_scatter, experts);
     }
-    // Adam is memory bound: adam_step_bytes_per_parameter (28) per parameter it updates.
-    const double updated = l.zero_stage == 1 ? params / l.dp : params;
+    if (l.zero_stage == 1 || l.zero_stage == 2)
+        c.param_gather_s = links.seconds(GroupKind::shard, CollectiveKind::all_gather, shared) +
+                           links.seconds(GroupKind::expert_data, CollectiveKind::all_gather, experts);
+    // The sync starts with the last micro-batch's backward through this GPU's layers.
+    double last_backward = 0;
+    for (const StageCost& s : stages)
+        if (s.stage == k) last_backward += s.backward_s;
+    const double share = bucket_share(l, p.total());
+    c.dp_exposed_s = l.overlap ? std::max(c.dp_reduce_s * share, c.dp_reduce_s - last_backward) : c.dp_reduce_s;
+    c.param_exposed_s = l.overlap ? c.param_gather_s * share : c.param_gather_s;
+    if (l.zero_stage >= 2 && l.overlap) {
+        // ZeRO 2/3 run their traffic beside compute layer by layer; the last layer's reduce-scatter
+        // (and with ZeRO 3 the first layer's gather of the next step) has no compute beside it.
+        const double layer = weight_bytes * layer_parameters_per_gpu(setup.model, l, setup.model.layers - 1);
+        c.dp_exposed_s += links.seconds(GroupKind::shard, CollectiveKind::reduce_scatter, layer);
+        if (l.zero_stage == 3) c.param_exposed_s += links.seconds(GroupKind::shard, CollectiveKind::all_gather, layer);
+    }
+    // Adam is memory bound: adam_step_bytes_per_parameter (28) per parameter this GPU updates.
+    const double updated = p.shared / (l.zero_stage >= 1 ? shard : 1) + p.experts / (l.zero_stage >= 1 ? expert_replicas(l) : 1);
     c.optimizer_s = static_cast<double>(adam_step_bytes_per_parameter) * updated / setup.gpu.memory_bandwidth_Bps;
 }
 
 }  // namespace
 
 std::vector<StageCost> stage_costs(const EstimateSetup& setup, LayoutLinks& links) {
-    const LayerCosts lc = layer_costs(setup, links);
+    ModelWork work = model_work(setup, links);
     std::vector<StageCost> out;
-    for (int j = 0; j < virtual_stages(setup.layout); ++j) out.push_back(virtual_stage_cost(setup, lc, links, j));
-    for (int k = 0; k < setup.layout.pp; ++k) add_update_costs(setup, links, k, out[static_cast<std::size_t>(k)]);
+    out.reserve(static_cast<std::size_t>(virtual_stages(setup.layout)));
+    for (int j = 0; j < virtual_stages(setup.layout); ++j) out.push_back(virtual_stage_cost(setup, work, links, j));
+    for (int k = 0; k < setup.layout.pp; ++k) add_update_costs(setup, links, k, out);
     return out;
 }
 
-MemoryUse memory_use(const EstimateSetup& setup) {
+// [SECTION] the step's exchanges ------------------------------------------------------------
+
+std::vector<StepExchange> step_exchanges(const EstimateSetup& setup, const std::vector<StageCost>& stages,
+                                         LayoutLinks& links, int stage) {
     const TransformerShape& m = setup.model;
     const Layout& l = setup.layout;
-    const double t = l.tp, s = static_cast<double>(m.seq), b = static_cast<double>(l.micro_batch);
-    const double h = static_cast<double>(m.hidden), V = static_cast<double>(m.vocab);
-    const std::int64_t mb = l.micro_batches();
-    const double per_layer =
-        activation_bytes_per_layer(m, l.micro_batch, l.tp, l.sequence_parallel, l.recompute, l.attention);
-    MemoryUse worst;
-    for (int k = 0; k < l.pp; ++k) {
-        MemoryUse u;
-        u.stage = k;
-        u.parameters = stage_parameters(m, l, k);
-        // Mixed-precision Adam: 2 + 2 + 12 = 16 bytes per parameter; ZeRO-1 splits the 12 [Rajbhandari et al. 2020].
-        u.weights_bytes = static_cast<double>(weight_bytes_per_parameter) * u.parameters;
-        u.gradients_bytes = gradient_bytes * u.parameters;
-        u.optimizer_bytes =
-            static_cast<double>(optimizer_bytes_per_parameter) * u.parameters / (l.zero_stage == 1 ? l.dp : 1);
-        u.in_flight_micro_batches = activations_in_flight(l.schedule, l.pp, k, mb, l.chunks);
-        u.activations_bytes = u.in_flight_micro_batches * static_cast<double>(layers_of_stage(m, l, k)) * per_layer;
-        if (l.recompute == Recompute::full)  // the layer being recomputed needs its full activations
-            u.activations_bytes +=
-                activation_bytes_per_layer(m, l.micro_batch, l.tp, l.sequence_parallel, Recompute::none, l.attention);
-        if (k == 0 && m.dropout) u.activations_bytes += u.in_flight_micro_batches * s * b * h / t;  // embedding dropout mask
-        if (k == l.pp - 1) u.activations_bytes += 4.0 * s * b * h / t * (1.0 + V / h);  // output layer [Korthikanti 4.3]
-        u.total_bytes = u.weights_bytes + u.gradients_bytes + u.optimizer_bytes + u.activations_bytes;
-        u.capacity_bytes = setup.gpu.memory_bytes;
-        u.fits = u.total_bytes <= u.capacity_bytes;
-        if (k == 0 || u.total_bytes > worst.total_bytes) worst = u;
+    const double mb = static_cast<double>(l.micro_batches());
+    ModelWork work = model_work(setup, links);
+    std::vector<StepExchange> out;
+    std::map<std::string, std::size_t> index;  // one row per description and group
+    const auto row = [&](const std::string& what, GroupKind g, CollectiveKind op, double bytes, double seconds) -> StepExchange& {
+        const std::string key = what + "/" + std::string(group_kind_name(g));
+        auto [it, added] = index.emplace(key, out.size());
+        if (added) {
+            const ExchangeCost c = links.cost(g, op, bytes);
+            out.push_back({what, g, op, links.size(g), links.link(g), bytes, 0, seconds, c.algorithm, c.protocol, 0, 0});
+        }
+        return out[it->second];
+    };
+    for (const StageCost& c : stages) {
+        if (c.stage != stage) continue;
+        const LayerKinds kinds = layer_kinds(m, first_layer_of_virtual_stage(m, l, c.chunk * l.pp + c.stage), c.layers);
+        for (const auto& [w, n] : {std::pair<const LayerWork*, std::int64_t>{&work.dense, kinds.dense}, {&work.moe, kinds.moe}}) {
+            if (n <= 0) continue;
+            for (const Traffic& t : w->traffic) {
+                StepExchange& e = row(t.what, t.group, t.op, t.bytes, t.seconds);
+                const double fwd = exposed_seconds(t, t.forward, hiding_compute(*w, t, true, l.cp), n, l.overlap);
+                const double bwd = exposed_seconds(t, t.backward, hiding_compute(*w, t, false, l.cp), n, l.overlap);
+                const double all = static_cast<double>(n) * (t.forward + t.backward);
+                e.count += mb * all;
+                e.exposed_s += mb * (fwd + bwd);
+                e.hidden_s += mb * (all * t.seconds - fwd - bwd);
+            }
+        }
+        if (c.send_s > 0 || c.chunk > 0 || c.stage > 0) {
+            const double sends = (c.send_s > 0 ? 1.0 : 0.0) + (c.chunk > 0 || c.stage > 0 ? 1.0 : 0.0);
+            const double bytes = bf16_bytes * tokens_per_gpu(m, l) * static_cast<double>(m.hidden) / l.tp;
+            StepExchange& e = row("pipeline sends of activations and their gradients", GroupKind::tensor,
+                                  CollectiveKind::send, bytes, c.send_s);
+            e.group_size = 2;
+            e.algorithm = "route";
+            e.protocol = "";
+            e.link = c.send_link == LinkType::local ? e.link : c.send_link;
+            e.count += mb * sends;
+            (l.overlap ? e.hidden_s : e.exposed_s) += mb * sends * c.send_s;
+        }
     }
-    return worst;
+    const StageCost& u = stages[static_cast<std::size_t>(stage)];
+    if (u.dp_reduce_s > 0) {
+        const bool rs = l.zero_stage == 1;
+        StepExchange& e = row(rs ? "gradient reduce-scatter once a step" : "gradient all-reduce once a step",
+                              GroupKind::weights, rs ? CollectiveKind::reduce_scatter : CollectiveKind::all_reduce,
+                              gradient_bytes * stage_parameters(m, l, stage).total(), u.dp_reduce_s);
+        e.count = 1;
+        e.exposed_s = u.dp_exposed_s;
+        e.hidden_s = u.dp_reduce_s - u.dp_exposed_s;
+    }
+    if (u.param_gather_s > 0) {
+        StepExchange& e = row("all-gather of the updated weights", GroupKind::shard, CollectiveKind::all_gather,
+                              weight_bytes * stage_parameters(m, l, stage).total(), u.param_gather_s);
+        e.count = 1;
+        e.exposed_s = u.param_exposed_s;
+        e.hidden_s = u.param_gather_s - u.param_exposed_s;
+    }
+    return out;
 }
 
 }  // namespace m2m::core

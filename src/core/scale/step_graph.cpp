@@ -1,5 +1,7 @@
-// One real-scale training step as a work graph: every stage's forward and backward passes in its
-// schedule's order, the sends between stages on link pools, the gradient sync, and Adam.
+// One real-scale training step as a work graph on the shared scheduler: every stage's forward and
+// backward passes in its schedule's order, the sends between stages on link pools, the exposed part
+// of the gradient sync, and Adam. estimate() times the same rules without the graph; this is the
+// reference its tests compare against.
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +21,7 @@ std::string_view training_task_name(TrainingTaskKind k) {
         case TrainingTaskKind::optimizer: return "optimizer";
         case TrainingTaskKind::param_gather: return "param_gather";
         case TrainingTaskKind::join: return "join";
+        case TrainingTaskKind::zero_traffic: return "zero_traffic";
     }
     return "?";
 }
@@ -81,8 +84,8 @@ private:
             m_fwd_link[u(k)] = m_g.add_pool("link " + a + "->" + b, kind, 1);
             m_bwd_link[u(k)] = m_g.add_pool("link " + b + "->" + a, kind, 1);
         }
-        if (m_l.dp <= 1) return;
-        const bool dp_ib = scale_detail::dp_spans_nodes(m_setup);
+        if (m_l.dp * m_l.cp <= 1) return;
+        const bool dp_ib = static_cast<std::int64_t>(m_l.tp) * m_l.cp * m_l.dp > static_cast<std::int64_t>(m_setup.gpus_per_node);
         for (int k = 0; k < m_p; ++k)
             m_dp_pool[u(k)] = m_g.add_pool("data-parallel " + std::to_string(k),
                                           dp_ib ? ResourceKind::infiniband : ResourceKind::nvlink, 1);
@@ -94,6 +97,7 @@ private:
         m_F.resize(u(m_nv) * m_mbs);
         m_B.resize(m_F.size());
         m_SB.resize(m_F.size());
+        m_SF.resize(m_F.size());
         for (int j = 0; j < m_nv; ++j) {
             const PoolId pool = m_stage_pool[u(j % m_p)];
             const SimTime fd = picoseconds_from_seconds(cost(j).forward_s), bd = picoseconds_from_seconds(cost(j).backward_s);
@@ -114,6 +118,7 @@ private:
             for (std::int64_t i = 0; i < m_m; ++i) {
                 const TaskId sf = m_g.add_task(sd, {m_fwd_link[k]});
                 note(sf, TrainingTaskKind::send_forward, j % m_p, i, j / m_p);
+                m_SF[at(j, i)] = sf;
                 m_g.add_dependency(F(j, i), sf);
                 m_g.add_dependency(sf, F(j + 1, i));
                 const TaskId sb = m_g.add_task(sd, {m_bwd_link[k]});
@@ -125,46 +130,29 @@ private:
         }
     }
 
-    // Stage k runs its passes in its schedule's order; the gradient sync starts with the last
-    // backward (bucketed, as Megatron and PyTorch DDP overlap it) and what is left is exposed.
+    // Stage k runs its passes in its schedule's order. Without overlap a stage waits for its own
+    // send before its next pass. After its last pass, the exposed part of its gradient sync.
     void order_stage(int k) {
         const std::vector<PipelinePass> ops = stage_order(m_l.schedule, m_p, k, m_m, m_v);
         std::optional<TaskId> prev;
-        for (std::size_t n = 0; n < ops.size(); ++n) {
-            const PipelinePass& op = ops[n];
+        for (const PipelinePass& op : ops) {
             const int j = op.chunk * m_p + k;
             const TaskId id = op.forward ? F(j, op.micro_batch) : B(j, op.micro_batch);
-            const bool last = n + 1 == ops.size();
-            if (last && m_l.dp > 1) {
-                m_stage_done[u(k)] = sync_with_last_backward(k, j, op.micro_batch, id, prev);
-            } else {
-                if (prev) m_g.add_dependency(*prev, id);
-                if (last) m_stage_done[u(k)] = id;
-            }
+            if (prev) m_g.add_dependency(*prev, id);
             prev = id;
+            if (!m_l.overlap && op.forward && j + 1 < m_nv) prev = m_SF[at(j, op.micro_batch)];
+            if (!m_l.overlap && !op.forward && j > 0) prev = m_SB[at(j - 1, op.micro_batch)];
+            m_stage_done[u(k)] = id;
         }
-    }
-
-    // The last backward `id` of stage k (virtual stage j, micro-batch i) and the gradient sync
-    // start together; returns the join of both.
-    TaskId sync_with_last_backward(int k, int j, std::int64_t i, TaskId id, std::optional<TaskId> prev) {
-        const TaskId ready = m_g.add_join();  // the moment the last backward may start
-        note(ready, TrainingTaskKind::join, k, -1, 0);
-        if (prev) m_g.add_dependency(*prev, ready);
-        // What the last backward waits for, the sync waits for too.
-        m_g.add_dependency(j == m_nv - 1 ? F(j, i) : m_SB[at(j, i)], ready);
-        m_g.add_dependency(ready, id);
-        const TaskId sync = m_g.add_task(picoseconds_from_seconds(cost(k).dp_reduce_s), {m_dp_pool[u(k)]});
+        if (cost(k).dp_exposed_s <= 0 || m_l.dp * m_l.cp <= 1) return;
+        const TaskId sync = m_g.add_task(picoseconds_from_seconds(cost(k).dp_exposed_s), {m_dp_pool[u(k)]});
         note(sync, TrainingTaskKind::dp_reduce, k, -1, 0);
-        m_g.add_dependency(ready, sync);
-        const TaskId done = m_g.add_join();
-        note(done, TrainingTaskKind::join, k, -1, 0);
-        m_g.add_dependency(id, done);
-        m_g.add_dependency(sync, done);
-        return done;
+        m_g.add_dependency(m_stage_done[u(k)], sync);
+        m_stage_done[u(k)] = sync;
     }
 
-    // Gradient clipping needs the global gradient norm, so every stage's optimizer waits for all.
+    // Gradient clipping needs the global gradient norm, so every stage's optimizer waits for all;
+    // then the part of the weights' gather that the next step's first forward cannot hide.
     void add_update() {
         const TaskId all_done = m_g.add_join();
         note(all_done, TrainingTaskKind::join, -1, -1, 0);
@@ -173,8 +161,8 @@ private:
             const TaskId opt = m_g.add_task(picoseconds_from_seconds(cost(k).optimizer_s), {m_stage_pool[u(k)]});
             note(opt, TrainingTaskKind::optimizer, k, -1, 0);
             m_g.add_dependency(all_done, opt);
-            if (m_l.zero_stage != 1 || m_l.dp <= 1) continue;
-            const TaskId gather = m_g.add_task(picoseconds_from_seconds(cost(k).param_gather_s), {m_dp_pool[u(k)]});
+            if (cost(k).param_exposed_s <= 0 || m_l.dp * m_l.cp <= 1) continue;
+            const TaskId gather = m_g.add_task(picoseconds_from_seconds(cost(k).param_exposed_s), {m_dp_pool[u(k)]});
             note(gather, TrainingTaskKind::param_gather, k, -1, 0);
             m_g.add_dependency(opt, gather);
         }
@@ -189,7 +177,7 @@ private:
     std::size_t m_mbs;
     WorkGraph m_g;
     std::vector<PoolId> m_stage_pool, m_fwd_link, m_bwd_link, m_dp_pool;
-    std::vector<TaskId> m_F, m_B, m_SB;  ///< per virtual stage and micro-batch; SB: the send feeding B
+    std::vector<TaskId> m_F, m_B, m_SB, m_SF;  ///< per virtual stage and micro-batch; SB: the send feeding B, SF: F's send
     std::vector<TaskId> m_stage_done;  ///< per GPU stage: its last pass (or the join of it and the sync)
 };
 
@@ -198,6 +186,10 @@ private:
 WorkGraph build_step_graph(const EstimateSetup& setup, const std::vector<StageCost>& stages,
                            std::vector<TrainingTask>* tasks) {
     return StepGraphBuilder(setup, stages, tasks).build();
+}
+
+double scheduled_step_time_s(const EstimateSetup& setup, const std::vector<StageCost>& stages) {
+    return static_cast<double>(schedule(build_step_graph(setup, stages)).makespan) / picoseconds_per_second;
 }
 
 }  // namespace m2m::core

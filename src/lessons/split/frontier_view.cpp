@@ -167,9 +167,10 @@ void FrontierView::apply(const Settings& s) {
 
 bool FrontierView::same_search_inputs(const Settings& a, const Settings& b) const {
     const core::Layout &x = a.layout, &y = b.layout;
+    // The search chooses the split, ZeRO stage, recompute, micro-batch and schedule itself.
     return a.model == b.model && a.gpu == b.gpu && x.gpus == y.gpus && x.global_batch == y.global_batch &&
-           x.schedule == y.schedule && x.chunks == y.chunks && x.recompute == y.recompute && x.attention == y.attention &&
-           x.zero_stage == y.zero_stage && x.sequence_parallel == y.sequence_parallel;
+           x.attention == y.attention && x.overlap == y.overlap && x.hybrid_shard == y.hybrid_shard &&
+           x.sequence_parallel == y.sequence_parallel;
 }
 
 void FrontierView::build_views() {
@@ -227,7 +228,7 @@ void FrontierView::build_views() {
     }
     bool dp_ib = false, tp_ib = false;
     try {
-        const core::LayoutLinks links(s, core::LayoutLinks::Mode::linear);
+        const core::LayoutLinks links(s);
         dp_ib = links.dp_link() == core::LinkType::infiniband;
         tp_ib = links.tp_link() == core::LinkType::infiniband;
     } catch (const std::invalid_argument&) {
@@ -257,6 +258,7 @@ void FrontierView::build_views() {
             }
             case core::TrainingTaskKind::dp_reduce:
             case core::TrainingTaskKind::param_gather:
+            case core::TrainingTaskKind::zero_traffic:
                 it.kind = ui::BarKind::communication;
                 it.link = dp_ib ? 2 : 1;
                 break;
@@ -640,7 +642,10 @@ void FrontierView::draw_search(Context& ctx) {
         char label[64];
         std::snprintf(label, sizeof label, "%d x %d x %d##best%zu", l.tp, l.pp, l.dp, i);
         const bool current = l.tp == cur.tp && l.pp == cur.pp && l.dp == cur.dp && l.micro_batch == cur.micro_batch;
-        if (ImGui::Selectable(label, current, ImGuiSelectableFlags_SpanAllColumns) && !current) apply_search_row(i);
+        if (ImGui::Selectable(label, current, ImGuiSelectableFlags_SpanAllColumns) && !current && apply_search_row(i)) {
+            ImGui::EndTable();  // the row's layout is applied; the list may have been replaced
+            return;
+        }
         const std::string hook = "frontier_best_" + std::to_string(i);
         ctx.items.note(hook);
         ImGui::TableNextColumn();

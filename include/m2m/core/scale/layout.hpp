@@ -1,5 +1,6 @@
-// A real-scale training setup: one GPU type, how N GPUs split the work (tensor x pipeline x data
-// parallel, micro-batches, schedule, recompute, ZeRO), and check(), which says what is wrong.
+// A real-scale training setup: one GPU type, how N GPUs split the work (tensor x context x pipeline x
+// data parallel, experts over the data-parallel ranks, micro-batches, schedule, recompute, ZeRO,
+// overlap), and check(), which says what is wrong.
 #pragma once
 
 #include <cstdint>
@@ -28,19 +29,37 @@ struct GpuSpec {
     std::string achievable_source;  ///< where achievable_fraction comes from (hardware.json)
 };
 
-/// How N GPUs share the work: tensor x pipeline x data parallel, and how a step is cut up.
+/// How N GPUs share the work: tensor x context x pipeline x data parallel, experts spread over the
+/// data-parallel ranks, and how a step is cut up. GPUs are ranked as Megatron-LM ranks them:
+/// tensor fastest, then context, then data (expert-parallel groups are consecutive data ranks),
+/// then pipeline stage.
 struct Layout {
     int gpus = 1;
     int tp = 1;  ///< tensor parallel: splits every layer's matrices (NVLink when <= a node)
     int pp = 1;  ///< pipeline parallel: consecutive layers on different GPUs
     int dp = 1;  ///< data parallel: replicas, each on its share of the batch
+    int cp = 1;  ///< context parallel: splits every sequence; keys and values pass round a ring
+    int ep = 1;  ///< expert parallel: a MoE layer's experts split over ep data-parallel ranks (divides dp)
     std::int64_t micro_batch = 1;   ///< sequences per micro-batch
     std::int64_t global_batch = 1;  ///< sequences per optimizer step, over all replicas
     PipelineSchedule schedule = PipelineSchedule::one_f_one_b;  ///< engine/pipeline_schedule.hpp
     int chunks = 2;  ///< interleaved: model chunks (virtual stages) per GPU
     Recompute recompute = Recompute::selective;
     AttentionKernel attention = AttentionKernel::standard;
-    int zero_stage = 0;  ///< 0, or 1 (optimizer state split across the data-parallel replicas)
+    /// ZeRO [Rajbhandari et al. 2020] over the data-parallel replicas: 1 splits the optimizer
+    /// state, 2 the gradients too, 3 the weights too (PyTorch FSDP's full shard: each layer's
+    /// weights are all-gathered before its forward and its backward, its gradients reduce-scattered).
+    int zero_stage = 0;
+    /// Hybrid sharding (FSDP's HYBRID_SHARD, ZeRO++'s hpZ): shard over the data-parallel ranks of
+    /// one node, replicate across nodes (gradients then also all-reduced across the nodes).
+    bool hybrid_shard = false;
+    /// Communication overlapped with compute: the gradient sync in buckets during the backward
+    /// pass, ZeRO 3's all-gathers one layer ahead, pipeline sends beside the next pass, context
+    /// parallelism's key/value blocks during attention. Off: each waits for, and blocks, compute.
+    bool overlap = true;
+    /// Tensor-parallel collectives overlapped with their matrix multiplies (Megatron's
+    /// --tp-comm-overlap, PyTorch's async TP); off by default, as in Megatron-LM.
+    bool tp_overlap = false;
     bool sequence_parallel = true;  ///< with tp > 1 (Megatron's default with selective recompute)
     std::int64_t micro_batches() const { return dp > 0 && micro_batch > 0 ? global_batch / (dp * micro_batch) : 0; }
 };

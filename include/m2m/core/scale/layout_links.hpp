@@ -1,52 +1,58 @@
-// Where a real-scale layout's traffic runs: its tensor- and data-parallel groups and pipeline
-// routes on Lesson 2's cluster, with collective times from Lesson 2's ring model.
+// Where a real-scale layout's traffic runs: its tensor-, context-, data- and expert-parallel groups
+// and its pipeline routes on Lesson 2's cluster, each exchange timed by one ExchangeTimer.
 #pragma once
 
+#include <memory>
+#include <string_view>
 #include <vector>
 
-#include "m2m/core/rack/collectives.hpp"
 #include "m2m/core/rack/topology.hpp"
+#include "m2m/core/scale/exchange_cost.hpp"
 #include "m2m/core/scale/layout.hpp"
 
 namespace m2m::core {
 
-/// Where a layout's traffic runs, on Lesson 2's cluster model. GPUs are numbered as Megatron
-/// ranks them (tensor fastest, then data, then pipeline), so the tensor-parallel group of
-/// stage 0 is GPUs 0..tp-1, its data-parallel group GPUs 0, tp, 2 tp, ..., and stage k
-/// starts at GPU k tp dp. Collective times come from core::run_collective (ring, lock-step,
-/// on the scheduler); a group that spans nodes with several members per node uses one ring
-/// per member (NCCL's rail-aligned rings, one per NIC).
+/// The groups of GPUs that exchange data, as seen from GPU 0 (every other group of the same kind
+/// has the same shape). GPUs are numbered as Megatron ranks them: rank = t + tp (c + cp (d + dp k))
+/// for tensor rank t, context rank c, data rank d and pipeline stage k; the experts' ranks are
+/// consecutive data ranks.
+enum class GroupKind {
+    tensor,       ///< tp GPUs: GPUs 0 .. tp-1
+    context,      ///< cp GPUs, stride tp: ring attention's key/value blocks
+    weights,      ///< dp x cp GPUs that hold the same weights: the gradient sync
+    shard,        ///< those that split the ZeRO state: all of `weights`, or (hybrid) those in one node
+    replicas,     ///< hybrid sharding: one GPU per shard group, across nodes (the shards' all-reduce)
+    experts,      ///< ep GPUs, stride tp cp: the all-to-all of a MoE layer
+    expert_data,  ///< dp cp / ep GPUs that hold the same experts: their gradient sync
+};
+std::string_view group_kind_name(GroupKind g);  ///< "tensor", "context", "data", "shard", "replicas", "expert", "expert_data"
+
 class LayoutLinks {
 public:
-    /// exact: run_collective for every distinct size (what estimate() uses); linear: two runs
-    /// per collective, then a straight line through them (what the search ranks with).
-    enum class Mode { exact, linear };
-    /// Throws std::invalid_argument when the system's links are unusable or the cluster is too big.
-    LayoutLinks(const EstimateSetup& setup, Mode mode);
-    double tp_collective_s(CollectiveOp op, double bytes);
-    double dp_collective_s(CollectiveOp op, double bytes);
-    /// GPU r of stage k to GPU r of stage k2, for the tensor-parallel ranks r of the first
-    /// replica: the slowest of those routes (they run side by side, each on its own links).
+    /// Throws std::invalid_argument when the system's links are unusable or the cluster is too
+    /// big. A search passes one timer to every layout of a GPU count, so that each group shape is
+    /// run on the scheduler once.
+    explicit LayoutLinks(const EstimateSetup& setup, std::shared_ptr<ExchangeTimer> timer = nullptr);
+    /// The cluster a setup runs on: its GPU count in racks of nodes_per_rack nodes.
+    static ClusterShape cluster_shape(const EstimateSetup& setup);
+
+    double seconds(GroupKind g, CollectiveKind op, double bytes) { return cost(g, op, bytes).seconds; }
+    ExchangeCost cost(GroupKind g, CollectiveKind op, double bytes) { return m_timer->cost(group(g), op, bytes); }
+    LinkType link(GroupKind g) const;
+    int size(GroupKind g) const { return static_cast<int>(group(g).size()); }
+    const GpuGroup& group(GroupKind g) const { return m_groups[static_cast<std::size_t>(g)]; }
+    /// GPU r of stage k to GPU r of stage k2, for the tensor- and context-parallel ranks r of the
+    /// first replica: the slowest of those routes (they run side by side, each on its own links).
     Route stage_route(int k, int k2) const;
-    LinkType tp_link() const { return m_tp_type; }
-    LinkType dp_link() const { return m_dp_type; }
-    const Cluster& cluster() const { return m_cluster; }
+    LinkType tp_link() const { return link(GroupKind::tensor); }
+    LinkType dp_link() const { return link(GroupKind::weights); }
+    const Cluster& cluster() const { return m_timer->cluster(); }
+    const std::shared_ptr<ExchangeTimer>& timer() const { return m_timer; }
 
 private:
-    struct Memo {
-        int group;
-        CollectiveOp op;
-        double bytes;
-        double seconds;
-    };
-    double collective_s(int group, CollectiveOp op, double bytes);
-    double run_s(int group, CollectiveOp op, double bytes) const;
-    Mode m_mode;
-    Cluster m_cluster;
+    std::shared_ptr<ExchangeTimer> m_timer;
     Layout m_layout;
-    CollectiveSetup m_groups[2];  ///< [0] tensor-parallel, [1] data-parallel (op and bytes set per call)
-    LinkType m_tp_type = LinkType::local, m_dp_type = LinkType::local;
-    std::vector<Memo> m_memo;
+    GpuGroup m_groups[7];
 };
 
 }  // namespace m2m::core

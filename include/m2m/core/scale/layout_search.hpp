@@ -1,5 +1,6 @@
-// Every valid layout of a real-scale setup for its GPU count, ranked by throughput: a closed form
-// ranks them all, the scheduler confirms the leaders.
+// Every valid layout of a real-scale setup for its GPU count, over tensor, context, pipeline, data
+// and expert parallelism, ZeRO stage, recompute, micro-batch, schedule and chunks, ranked by
+// throughput among those that fit: a closed form ranks them all, estimate() times the leaders.
 #pragma once
 
 #include <optional>
@@ -16,20 +17,28 @@ struct LayoutScore {
     double mfu = 0;
     double memory_bytes = 0;
     bool fits = false;
-    bool confirmed = false;  ///< step time from the scheduler (true) or the closed form (false)
+    bool confirmed = false;  ///< step time from estimate()'s pipeline timing (true) or the closed form (false)
 };
 
 struct SearchResult {
     std::vector<LayoutScore> best;  ///< fitting layouts, fastest first, the first `top` confirmed
-    int candidates = 0;             ///< valid layouts considered
-    int fitting = 0;
-    std::optional<LayoutScore> smallest;  ///< when none fits: the layout needing the least memory
+    int candidates = 0;             ///< valid layouts whose memory was worked out
+    int fitting = 0;                ///< of which fit (and were timed)
+    /// The layout needing the least memory per GPU of all considered (fitting or not): what
+    /// "does not fit" points to.
+    std::optional<LayoutScore> smallest;
 };
 
-/// Every valid (tp in 1, 2, 4, 8 within a node; pp up to the layer count, uneven allowed;
-/// dp = N / (tp pp) dividing the global batch; micro-batch dividing the per-replica batch) for
-/// `setup.layout.gpus`, keeping the setup's schedule, recompute and ZeRO stage. Ranked on the
-/// closed form; the `top` fastest that fit are then run on the scheduler and re-ranked.
+/// Searches tp in 1, 2, 4, 8 (within a node, dividing the heads); cp dividing the sequence (up to
+/// 64); pp up to the layer count (uneven splits allowed); dp = N / (tp cp pp) dividing the global
+/// batch; ep dividing dp and the experts (MoE models); ZeRO 0 to 3 (3 only without a pipeline);
+/// recompute none, selective, full; every micro-batch dividing a replica's batch; 1F1B, and
+/// interleaved with 2, 4 or 8 chunks. Kept from the setup: the attention kernel, overlap, hybrid
+/// sharding. Two choices are left out because another always beats them: GPipe (1F1B's time with
+/// more activations in flight), and more recompute where less already fits at the same
+/// micro-batch (more compute, nothing saved that is needed). Memory is worked out first, and
+/// only layouts that fit are timed. The `top` fastest by the closed form (and 3 more, so that a
+/// near miss can still move up) are then timed by estimate() and re-ranked.
 SearchResult search_layouts(const EstimateSetup& setup, int top = 5);
 
 }  // namespace m2m::core

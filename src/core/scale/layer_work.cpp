@@ -1,0 +1,153 @@
+// One layer's compute and exchanges for one micro-batch on one GPU: matrix multiplies and attention
+// at the GPU's achievable rate, memory-bound kernels at HBM bandwidth, and the tensor-, context-,
+// expert-parallel and ZeRO traffic with what may hide it.
+//
+// [SECTION] compute   [SECTION] exchanges   [SECTION] what overlap hides
+#include "layer_work.hpp"
+
+#include <algorithm>
+
+#include "scale_parts.hpp"
+
+namespace m2m::core::scale_detail {
+
+namespace {
+
+// [SECTION] compute -------------------------------------------------------------------------
+
+void add_compute(const EstimateSetup& setup, std::int64_t layer, LayerWork& w) {
+    const TransformerShape& m = setup.model;
+    const Layout& l = setup.layout;
+    const double rate = setup.gpu.peak_bf16_flops * setup.gpu.achievable_fraction;
+    const double hbm = setup.gpu.memory_bandwidth_Bps;
+    const double t = l.tp, tokens = tokens_per_gpu(m, l), s = static_cast<double>(m.seq);
+    const double h = static_cast<double>(m.hidden);
+    const double matmul = 2.0 * layer_parameters(m, layer).matmul_active * tokens / t;
+    // QK^T and AV for this GPU's s/cp queries against all s keys: 4 (s b / cp) s h / t. A flash
+    // kernel with a causal mask skips the blocks above the diagonal, half of them [Dao 2023, FA2];
+    // standard attention computes every score and masks after.
+    const bool flash = l.attention == AttentionKernel::flash;
+    const double scores = 4.0 * tokens * s * h / t * (flash ? 0.5 : 1.0);
+    double bwd_scores = 2.0 * scores;
+    if (flash) bwd_scores = 2.5 * scores;  // its backward: 5 matrix multiplies to the forward's 2
+    else if (l.recompute == Recompute::selective) bwd_scores += scores;  // the attention core again
+    double bwd_matmul = 2.0 * matmul;  // gradients for inputs and for weights
+    if (l.recompute == Recompute::full) {
+        bwd_matmul += matmul;
+        bwd_scores += scores;
+    }
+    w.forward_attention_s = scores / rate;
+    w.backward_attention_s = bwd_scores / rate;
+    w.forward_compute_s = matmul / rate + w.forward_attention_s;
+    w.backward_compute_s = bwd_matmul / rate + w.backward_attention_s;
+    // Memory-bound kernels (norms, activation functions, softmax, dropout, residual adds, the
+    // experts' token shuffles) move each saved activation byte about twice forward (written, read)
+    // and four times backward; recompute moves its part again.
+    const auto [linear, attention] = split_activations(m, l.micro_batch, l.tp, l.sequence_parallel, l.attention, layer);
+    const double act = (linear + attention) / l.cp;
+    w.forward_memory_s = 2.0 * act / hbm;
+    w.backward_memory_s = 4.0 * act / hbm;
+    if (l.recompute == Recompute::selective) w.backward_memory_s += 2.0 * attention / l.cp / hbm;
+    if (l.recompute == Recompute::full) w.backward_memory_s += 2.0 * act / hbm;
+}
+
+// [SECTION] exchanges -----------------------------------------------------------------------
+
+// One kind of exchange: `forward` and `backward` occurrences of `bytes` among `group`.
+void add_traffic(LayerWork& w, LayoutLinks& links, const char* what, GroupKind group, CollectiveKind op, double bytes,
+                 double forward, double backward, Hiding hiding) {
+    if (links.size(group) < 2 || !(bytes > 0) || forward + backward <= 0) return;
+    Traffic t;
+    t.what = what;
+    t.group = group;
+    t.op = op;
+    t.bytes = bytes;
+    t.forward = forward;
+    t.backward = backward;
+    t.hiding = hiding;
+    const ExchangeCost c = links.cost(t.group, t.op, t.bytes);
+    t.seconds = c.seconds;
+    t.algorithm = c.algorithm;
+    t.protocol = c.protocol;
+    w.traffic.push_back(t);
+}
+
+void add_exchanges(const EstimateSetup& setup, LayoutLinks& links, std::int64_t layer, LayerWork& w) {
+    const TransformerShape& m = setup.model;
+    const Layout& l = setup.layout;
+    const double t = l.tp, tokens = tokens_per_gpu(m, l), h = static_cast<double>(m.hidden);
+    const double again = l.recompute == Recompute::full ? 1.0 : 0.0;  // the forward's exchanges, recomputed
+    // Tensor parallel [Korthikanti et al. 2022, sec. 4.2.2]: with sequence parallelism each of the
+    // two blocks all-gathers its input and reduce-scatters its output going forward, the reverse
+    // going back; without it, one all-reduce each way. S = the s b h / cp layer tensor in bf16.
+    const Hiding tp_hide = l.tp_overlap ? Hiding::matmuls : Hiding::none;
+    const double layer_tensor = bf16_bytes * tokens * h;
+    if (l.sequence_parallel) {
+        add_traffic(w, links, "tensor-parallel all-gathers of each block's input", GroupKind::tensor,
+                               CollectiveKind::all_gather, layer_tensor, 2, 2 + 2 * again, tp_hide);
+        add_traffic(w, links, "tensor-parallel reduce-scatters of each block's output", GroupKind::tensor,
+                               CollectiveKind::reduce_scatter, layer_tensor, 2, 2 + 2 * again, tp_hide);
+    } else {
+        add_traffic(w, links, "tensor-parallel all-reduces of each block's output", GroupKind::tensor,
+                               CollectiveKind::all_reduce, layer_tensor, 2, 2 + 2 * again, tp_hide);
+    }
+    // Context parallel, ring attention [Liu et al. 2023]: each GPU's keys and values (this tensor
+    // rank's kv heads) pass cp - 1 times round the ring forward; backward they go round again
+    // with their gradients beside them.
+    const double kv = bf16_bytes * 2.0 * tokens * h * static_cast<double>(effective_kv_heads(m)) / m.heads / t;
+    add_traffic(w, links, "context-parallel key/value blocks round the ring", GroupKind::context, CollectiveKind::send, kv,
+                           l.cp - 1.0, (l.cp - 1.0) * (2.0 + again), Hiding::attention);
+    // Expert parallel: each token's hidden vector goes to its top_k experts (dispatch) and comes
+    // back (combine), an all-to-all each, forward and backward [Lepikhin et al. 2020, GShard].
+    if (is_moe_layer(m, layer)) {
+        const double routed = bf16_bytes * tokens / (l.sequence_parallel ? t : 1.0) * static_cast<double>(m.top_k) * h;
+        add_traffic(w, links, "expert-parallel all-to-alls (dispatch and combine)", GroupKind::experts,
+                               CollectiveKind::all_to_all, routed, 2, 2 + 2 * again, Hiding::none);
+    }
+    // ZeRO 3 gathers the layer's weights before its forward and its backward; ZeRO 2 and 3
+    // reduce-scatter its gradients in every backward (PyTorch FSDP and DeepSpeed do not keep
+    // whole gradients between micro-batches). Experts shard over their own replicas.
+    if (l.zero_stage < 2) return;
+    const LayerParameters p = layer_parameters(m, layer);
+    const double shared = weight_bytes * p.shared / t, experts = weight_bytes * p.experts / (t * l.ep);
+    const double gathers = l.zero_stage == 3 ? 1.0 : 0.0;
+    for (const auto& [group, bytes] : {std::pair{GroupKind::shard, shared}, {GroupKind::expert_data, experts}}) {
+        add_traffic(w, links, "ZeRO all-gathers of the layer's weights", group, CollectiveKind::all_gather, bytes,
+                               gathers, gathers, Hiding::next_layer);
+        add_traffic(w, links, "ZeRO reduce-scatters of the layer's gradients", group, CollectiveKind::reduce_scatter,
+                               bytes, 0, 1, Hiding::next_layer);
+    }
+    if (l.hybrid_shard)  // each node's shard of the gradients, all-reduced across the nodes
+        add_traffic(w, links, "hybrid-shard all-reduces of each node's gradient shard", GroupKind::replicas,
+                               CollectiveKind::all_reduce, shared / links.size(GroupKind::shard), 0, 1,
+                               Hiding::next_layer);
+}
+
+}  // namespace
+
+LayerWork layer_work(const EstimateSetup& setup, LayoutLinks& links, std::int64_t layer) {
+    LayerWork w;
+    add_compute(setup, layer, w);
+    add_exchanges(setup, links, layer, w);
+    return w;
+}
+
+// [SECTION] what overlap hides --------------------------------------------------------------
+
+double exposed_seconds(const Traffic& t, double count, double compute_s, std::int64_t layers, bool overlap) {
+    const double per_layer = count * t.seconds, n = static_cast<double>(layers);
+    if (per_layer <= 0 || layers <= 0) return 0;
+    switch (t.hiding) {
+        case Hiding::none: return n * per_layer;
+        case Hiding::matmuls:
+        case Hiding::attention: return overlap ? n * std::max(0.0, per_layer - compute_s) : n * per_layer;
+        case Hiding::next_layer:
+            // One layer ahead (or behind), on its own stream beside compute: each layer's exchange
+            // hides behind a neighbour's compute, passes back to back. Only the very first gather
+            // and the very last reduce-scatter of a step have nothing beside them (update_tail_s).
+            return overlap ? n * std::max(0.0, per_layer - compute_s) : n * per_layer;
+    }
+    return n * per_layer;
+}
+
+}  // namespace m2m::core::scale_detail
