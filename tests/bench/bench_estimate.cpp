@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "m2m/core/scale/estimator.hpp"
@@ -48,6 +49,10 @@ void bench_estimate(const char* name, const core::EstimateSetup& s, int repeats)
                 "median_s=%.6f (cold, result dropped: %.6f)\n",
                 name, s.layout.gpus, s.layout.tp, s.layout.pp, s.layout.dp,
                 static_cast<long long>(held.micro_batches), held.tasks.size(), step, held.mfu, panel, cold);
+    // The full schedule on the shared scheduler, for comparison (what one estimate used to cost).
+    const double graph = median_seconds(std::max(1, repeats / 5), [&] { step = core::scheduled_step_time_s(s, held.stages); });
+    std::printf("schedule_%s  the same step as a work graph on the shared scheduler  step_s=%.3f  median_s=%.6f\n", name,
+                step, graph);
 }
 
 void bench_search(const char* name, core::EstimateSetup s, int gpus, int repeats) {
@@ -58,10 +63,13 @@ void bench_search(const char* name, core::EstimateSetup s, int gpus, int repeats
     const double sec = median_seconds(repeats, [&] { r = core::search_layouts(s, 5); });
     std::printf("search_%s  gpus=%d global_batch=%lld candidates=%d fitting=%d", name, gpus,
                 static_cast<long long>(s.layout.global_batch), r.candidates, r.fitting);
-    if (!r.best.empty())
-        std::printf(" best=tp%d,pp%d,dp%d,mb%lld step_s=%.3f mfu=%.3f", r.best[0].layout.tp, r.best[0].layout.pp,
-                    r.best[0].layout.dp, static_cast<long long>(r.best[0].layout.micro_batch), r.best[0].step_time_s,
-                    r.best[0].mfu);
+    if (!r.best.empty()) {
+        const core::Layout& b = r.best[0].layout;
+        std::printf(" best=tp%d,cp%d,pp%d,dp%d,ep%d,mb%lld,zero%d,%s,%s%d step_s=%.3f mfu=%.3f", b.tp, b.cp, b.pp, b.dp,
+                    b.ep, static_cast<long long>(b.micro_batch), b.zero_stage, std::string(core::recompute_name(b.recompute)).c_str(),
+                    std::string(core::schedule_name(b.schedule)).c_str(),
+                    b.schedule == core::PipelineSchedule::interleaved ? b.chunks : 0, r.best[0].step_time_s, r.best[0].mfu);
+    }
     std::printf("  median_s=%.4f\n", sec);
 }
 
@@ -79,5 +87,10 @@ int main(int argc, char** argv) {
     llama.layout.attention = core::AttentionKernel::flash;
     llama.layout.zero_stage = 1;
     bench_search("llama3_405b_h100", llama, 4096, std::max(1, repeats / 5));
+    // The whole space at Llama 3's largest scale, and a mixture of experts.
+    bench_search("llama3_405b_h100", llama, 16384, std::max(1, repeats / 5));
+    auto moe = setup("deepseek-v3", "h100", 1, 1, 1, 4096);
+    moe.layout.attention = core::AttentionKernel::flash;
+    bench_search("deepseek_v3_h100", moe, 2048, std::max(1, repeats / 5));
     return 0;
 }

@@ -34,36 +34,39 @@ std::optional<PipelineSchedule> parse_schedule(std::string_view name) {
     return std::nullopt;
 }
 
-std::vector<PipelinePass> stage_order(PipelineSchedule schedule, int p, int k, std::int64_t m, int chunks) {
-    std::vector<PipelinePass> ops;
-    if (m < 1) return ops;
+std::int64_t stage_warmup(PipelineSchedule schedule, int p, int k, std::int64_t m, int chunks) {
     const int v = chunks_of(schedule, chunks);
-    ops.reserve(static_cast<std::size_t>(2 * m * v));
-    if (schedule == PipelineSchedule::gpipe) {
-        for (std::int64_t i = 0; i < m; ++i) ops.push_back({true, i, 0});
-        for (std::int64_t i = 0; i < m; ++i) ops.push_back({false, i, 0});
-        return ops;
-    }
+    if (schedule == PipelineSchedule::gpipe) return m;
     // Warm-up forwards before the first backward: p-k-1 (1F1B); with chunks, the passes that fill
     // every chunk of the later stages, all of them when there are only p micro-batches.
     const std::int64_t total = m * v;
-    const std::int64_t warmup = v == 1  ? std::min<std::int64_t>(p - k - 1, m)
-                                : m == p ? total
-                                         : std::min<std::int64_t>(2 * (p - k - 1) + (v - 1) * p, total);
-    const auto pass = [&](std::int64_t n, bool forward) {
-        // Chunk passes go in groups of p micro-batches per chunk; backwards start at the last chunk.
-        const std::int64_t group = static_cast<std::int64_t>(p) * v;
-        const std::int64_t in_group = n % group;
-        int chunk = static_cast<int>(in_group / p);
-        if (!forward) chunk = v - 1 - chunk;
-        return PipelinePass{forward, (n / group) * p + in_group % p, chunk};
+    return v == 1  ? std::min<std::int64_t>(p - k - 1, m)
+           : m == p ? total
+                    : std::min<std::int64_t>(2 * (p - k - 1) + (v - 1) * p, total);
+}
+
+PipelinePass stage_pass(PipelineSchedule schedule, int p, int k, std::int64_t m, int chunks, std::int64_t n) {
+    const int v = chunks_of(schedule, chunks);
+    const std::int64_t total = m * v, warmup = stage_warmup(schedule, p, k, m, chunks);
+    // Chunk passes go in groups of p micro-batches per chunk; backwards start at the last chunk.
+    const auto pass = [&](std::int64_t i, bool forward) {
+        if (v == 1) return PipelinePass{forward, i, 0};
+        const std::int64_t group = static_cast<std::int64_t>(p) * v, in_group = i % group;
+        const int chunk = static_cast<int>(in_group / p);
+        return PipelinePass{forward, (i / group) * p + in_group % p, forward ? chunk : v - 1 - chunk};
     };
-    for (std::int64_t n = 0; n < warmup; ++n) ops.push_back(pass(n, true));
-    for (std::int64_t n = 0; n < total - warmup; ++n) {
-        ops.push_back(pass(warmup + n, true));
-        ops.push_back(pass(n, false));
-    }
-    for (std::int64_t n = total - warmup; n < total; ++n) ops.push_back(pass(n, false));
+    if (n < warmup) return pass(n, true);
+    const std::int64_t steady = n - warmup;
+    if (steady < 2 * (total - warmup)) return steady % 2 == 0 ? pass(warmup + steady / 2, true) : pass(steady / 2, false);
+    return pass(n - total, false);  // cool-down: the backwards still owed
+}
+
+std::vector<PipelinePass> stage_order(PipelineSchedule schedule, int p, int k, std::int64_t m, int chunks) {
+    std::vector<PipelinePass> ops;
+    if (m < 1) return ops;
+    const std::int64_t passes = 2 * m * chunks_of(schedule, chunks);
+    ops.reserve(static_cast<std::size_t>(passes));
+    for (std::int64_t n = 0; n < passes; ++n) ops.push_back(stage_pass(schedule, p, k, m, chunks, n));
     return ops;
 }
 

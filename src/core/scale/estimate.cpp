@@ -46,26 +46,30 @@ void keep_tasks(const EstimateSetup& setup, const std::vector<StageCost>& stages
     e.tasks.reserve(t.passes.size() * 2 + t.sends.size() + 3 * static_cast<std::size_t>(p));
     for (const PassTime& r : t.passes) {
         const int k = r.virtual_stage % p, c = r.virtual_stage / p, mb = static_cast<int>(r.micro_batch);
-        e.tasks.push_back({r.forward ? TrainingTaskKind::forward : TrainingTaskKind::backward, k, mb, c, r.start_s, r.end_s, 0});
+        e.tasks.push_back({r.forward ? TrainingTaskKind::forward : TrainingTaskKind::backward, k, mb, c, r.start_s, r.end_s, 0, 1});
         const StageCost& sc = cost(r.virtual_stage);
         const double exposed = r.forward ? sc.forward_zero_s : sc.backward_zero_s;
         const double hidden = r.forward ? sc.forward_zero_hidden_s : sc.backward_zero_hidden_s;
         if (exposed + hidden > 0)
-            e.tasks.push_back({TrainingTaskKind::zero_traffic, k, mb, c, r.start_s, std::min(r.end_s, r.start_s + exposed + hidden), exposed});
+            e.tasks.push_back({TrainingTaskKind::zero_traffic, k, mb, c, r.start_s, std::min(r.end_s, r.start_s + exposed + hidden),
+                               exposed, 1});
     }
+    for (const SteadySpan& s : t.steady)
+        if (s.passes > 0) e.tasks.push_back({TrainingTaskKind::steady, s.stage, -1, 0, s.start_s, s.end_s, 0, s.passes});
     for (const PassTime& r : t.sends)  // a send's row is its sender's
         e.tasks.push_back({r.forward ? TrainingTaskKind::send_forward : TrainingTaskKind::send_backward, r.virtual_stage % p,
                            static_cast<int>(r.micro_batch), r.virtual_stage / p, r.start_s, r.end_s,
-                           setup.layout.overlap ? 0 : r.end_s - r.start_s});
+                           setup.layout.overlap ? 0 : r.end_s - r.start_s, 1});
     for (int k = 0; k < p; ++k) {
         const StageCost& c = cost(k);
         const double end = t.stage_end_s[static_cast<std::size_t>(k)];
         if (c.dp_reduce_s > 0)
-            e.tasks.push_back({TrainingTaskKind::dp_reduce, k, -1, 0, end + c.dp_exposed_s - c.dp_reduce_s, end + c.dp_exposed_s, c.dp_exposed_s});
-        e.tasks.push_back({TrainingTaskKind::optimizer, k, -1, 0, update_start, update_start + c.optimizer_s, 0});
+            e.tasks.push_back({TrainingTaskKind::dp_reduce, k, -1, 0, end + c.dp_exposed_s - c.dp_reduce_s, end + c.dp_exposed_s,
+                               c.dp_exposed_s, 1});
+        e.tasks.push_back({TrainingTaskKind::optimizer, k, -1, 0, update_start, update_start + c.optimizer_s, 0, 1});
         if (c.param_gather_s > 0)
             e.tasks.push_back({TrainingTaskKind::param_gather, k, -1, 0, update_start + c.optimizer_s,
-                               update_start + c.optimizer_s + c.param_exposed_s, c.param_exposed_s});
+                               update_start + c.optimizer_s + c.param_exposed_s, c.param_exposed_s, 1});
     }
 }
 

@@ -38,8 +38,14 @@ void add_compute(const EstimateSetup& setup, std::int64_t layer, LayerWork& w) {
     }
     w.forward_attention_s = scores / rate;
     w.backward_attention_s = bwd_scores / rate;
-    w.forward_compute_s = matmul / rate + w.forward_attention_s;
-    w.backward_compute_s = bwd_matmul / rate + w.backward_attention_s;
+    // Each matrix multiply is a roofline [Williams et al. 2009]: its FLOPs at the achievable rate,
+    // or its weights streamed from HBM (read forward; read, and the gradient read and written,
+    // backward), whichever is longer. Few tokens per GPU (a large cp, a tiny micro-batch) make it
+    // memory bound: the weights are read for too little arithmetic.
+    const double weights = bf16_bytes * layer_parameters_per_gpu(m, l, layer);
+    const double again = l.recompute == Recompute::full ? 1.0 : 0.0;
+    w.forward_compute_s = std::max(matmul / rate, weights / hbm) + w.forward_attention_s;
+    w.backward_compute_s = std::max(bwd_matmul / rate, (3.0 + again) * weights / hbm) + w.backward_attention_s;
     // Memory-bound kernels (norms, activation functions, softmax, dropout, residual adds, the
     // experts' token shuffles) move each saved activation byte about twice forward (written, read)
     // and four times backward; recompute moves its part again.

@@ -22,6 +22,7 @@ std::string_view training_task_name(TrainingTaskKind k) {
         case TrainingTaskKind::param_gather: return "param_gather";
         case TrainingTaskKind::join: return "join";
         case TrainingTaskKind::zero_traffic: return "zero_traffic";
+        case TrainingTaskKind::steady: return "steady";
     }
     return "?";
 }
@@ -59,7 +60,7 @@ private:
     void note(TaskId id, TrainingTaskKind kind, int stage, std::int64_t mb, int chunk) {
         if (!m_tasks) return;
         if (m_tasks->size() <= id) m_tasks->resize(id + 1);
-        (*m_tasks)[id] = TrainingTask{kind, stage, static_cast<int>(mb), chunk, 0, 0};
+        (*m_tasks)[id] = TrainingTask{kind, stage, static_cast<int>(mb), chunk, 0, 0, 0, 1};
     }
 
     void reserve() {

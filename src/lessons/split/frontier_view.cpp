@@ -259,6 +259,7 @@ void FrontierView::build_views() {
             case core::TrainingTaskKind::dp_reduce:
             case core::TrainingTaskKind::param_gather:
             case core::TrainingTaskKind::zero_traffic:
+            case core::TrainingTaskKind::steady:
                 it.kind = ui::BarKind::communication;
                 it.link = dp_ib ? 2 : 1;
                 break;

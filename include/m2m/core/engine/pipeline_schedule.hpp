@@ -44,6 +44,12 @@ struct PipelinePass {
 std::vector<PipelinePass> stage_order(PipelineSchedule schedule, int stages, int stage, std::int64_t micro_batches,
                                       int chunks = 1);
 
+/// The n-th pass of stage_order() (0 <= n < 2 x micro_batches x chunks), without building the list.
+PipelinePass stage_pass(PipelineSchedule schedule, int stages, int stage, std::int64_t micro_batches, int chunks,
+                        std::int64_t n);
+/// Forward passes stage `stage` runs before its first backward (all of them for GPipe).
+std::int64_t stage_warmup(PipelineSchedule schedule, int stages, int stage, std::int64_t micro_batches, int chunks = 1);
+
 /// Micro-batches whose activations stage `stage` holds at once (interleaved: chunk passes / chunks):
 /// gpipe m; 1F1B min(p - k, m); interleaved Megatron's warm-up plus the pass in progress,
 /// min(2 (p-k-1) + (v-1) p + 1, v m) / v.

@@ -91,6 +91,7 @@ struct StageCost {
 enum class TrainingTaskKind {
     forward, backward, send_forward, send_backward, dp_reduce, optimizer, param_gather, join,
     zero_traffic,  ///< ZeRO 2/3 gathers and reduce-scatters during one pass (their own track)
+    steady,        ///< a stage's steady state summarised: `passes` forwards and backwards in turn
 };
 std::string_view training_task_name(TrainingTaskKind k);
 
@@ -103,6 +104,7 @@ struct TrainingTask {
     int chunk = 0;         ///< interleaved: the model chunk
     double start_s = 0, end_s = 0;
     double exposed_s = 0;  ///< communication: the part compute waited for (the rest ran hidden)
+    std::int64_t passes = 1;  ///< steady: how many passes the bar stands for
 };
 
 struct Estimate {
