@@ -66,8 +66,9 @@ TEST_CASE("the Real scale cluster row is the estimator's own estimate for the la
     CHECK(st.rows[2].seconds == Approx(e.train_days * 86400.0));
     const core::Layout& l = st.cluster_layout->layout;
     CHECK(l.gpus == 1024);
-    CHECK(l.tp * l.pp * l.dp == 1024);
-    CHECK_THAT(st.layout_note, Catch::Contains("TP " + std::to_string(l.tp) + " x PP " + std::to_string(l.pp)));
+    CHECK(l.tp * l.cp * l.pp * l.dp == 1024);
+    CHECK_THAT(st.layout_note, Catch::Contains("TP " + std::to_string(l.tp) + " x CP " + std::to_string(l.cp) +
+                                                   " x PP " + std::to_string(l.pp)));
     CHECK_THAT(st.layout_note, Catch::Contains(core::format_counted(l.global_batch, "sequence")));
     CHECK_THAT(st.layout_note, Catch::Contains("H100"));
     CHECK_THAT(st.frontier_note, Catch::Contains("Frontier scale"));

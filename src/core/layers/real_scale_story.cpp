@@ -47,10 +47,8 @@ RealScaleRow chip_row(const std::string& who, const ComputeSpec& spec, const Roo
 
 std::string layout_words(const EstimateSetup& s, const LayoutScore& best) {
     const Layout& b = best.layout;
-    return "TP " + std::to_string(b.tp) + " x PP " + std::to_string(b.pp) + " x DP " + std::to_string(b.dp) +
-           ", micro-batch " + std::to_string(b.micro_batch) + ", " + format_counted(b.global_batch, "sequence") + " of " +
-           format_count(s.model.seq) + " tokens a step, " + std::string(schedule_name(b.schedule)) +
-           ", flash attention, selective recompute, ZeRO-1";
+    return core::layout_words(b) + ", " + format_counted(b.global_batch, "sequence") + " of " + format_count(s.model.seq) +
+           " tokens a step";
 }
 
 // The cluster: the fastest layout that fits on this many GPUs, then the estimator's own days for it.

@@ -1,5 +1,5 @@
 // What is wrong with a real-scale setup, in one sentence naming the field to change: the model,
-// the hardware, how the GPUs split the work, and whether one step can be simulated.
+// the hardware, how the GPUs split the work, and whether one step can be simulated; the layout in words.
 #include "m2m/core/scale/layout.hpp"
 
 #include "m2m/core/engine/text.hpp"
@@ -111,6 +111,20 @@ std::optional<SetupProblem> check(const EstimateSetup& setup) {
     if (auto problem = check_model_and_hardware(setup)) return problem;
     if (auto problem = check_split(setup.model, setup.layout)) return problem;
     return check_schedule(setup.model, setup.layout);
+}
+
+std::string layout_words(const Layout& l) {
+    std::string s = "TP " + std::to_string(l.tp) + " x CP " + std::to_string(l.cp) + " x PP " + std::to_string(l.pp) +
+                    " x DP " + std::to_string(l.dp);
+    if (l.ep > 1) s += " (EP " + std::to_string(l.ep) + ")";
+    s += ", micro-batch " + std::to_string(l.micro_batch) + ", " + std::string(schedule_name(l.schedule));
+    if (l.schedule == PipelineSchedule::interleaved) s += " " + std::to_string(l.chunks) + " chunks";
+    s += l.recompute == Recompute::none ? ", no recompute" : ", " + std::string(recompute_name(l.recompute)) + " recompute";
+    s += ", ZeRO-" + std::to_string(l.zero_stage);
+    if (l.hybrid_shard) s += " hybrid";
+    s += ", " + std::string(attention_name(l.attention)) + " attention";
+    if (!l.overlap) s += ", no overlap";
+    return s;
 }
 
 }  // namespace m2m::core

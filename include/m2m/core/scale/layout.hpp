@@ -82,4 +82,9 @@ struct SetupProblem {
 };
 std::optional<SetupProblem> check(const EstimateSetup& setup);
 
+/// The layout in words, every dimension the search chooses: "TP 8 x CP 1 x PP 16 x DP 64,
+/// micro-batch 1, 1F1B, selective recompute, ZeRO-1, flash attention" (EP, interleaved chunks,
+/// hybrid sharding and overlap off only where they apply).
+std::string layout_words(const Layout& l);
+
 }  // namespace m2m::core
