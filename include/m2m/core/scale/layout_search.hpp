@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "m2m/core/scale/layout.hpp"
@@ -40,5 +41,16 @@ struct SearchResult {
 /// only layouts that fit are timed. The `top` fastest by the closed form (and 3 more, so that a
 /// near miss can still move up) are then timed by estimate() and re-ranked.
 SearchResult search_layouts(const EstimateSetup& setup, int top = 5);
+
+/// One change to a layout that does not fit that makes it fit, on the same GPUs: the first of a
+/// micro-batch of 1, ZeRO 1, selective recompute, flash attention, ZeRO 2, ZeRO 3 (no pipeline),
+/// full recompute, then twice the TP, PP or CP (half the DP) that fits; nullopt when none does
+/// (then only more GPUs, or the search, can help).
+struct FitChange {
+    Layout layout;
+    double memory_bytes = 0;
+    std::string sentence;  ///< "With ZeRO 2 (the gradients split too) it would fit: 71.3 GB per GPU (TP 8 x ...)."
+};
+std::optional<FitChange> change_to_fit(const EstimateSetup& setup);
 
 }  // namespace m2m::core

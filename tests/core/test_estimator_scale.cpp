@@ -1,0 +1,183 @@
+// The estimator at today's scale: memory per ZeRO stage, FSDP, context and expert parallel traffic
+// by bytes, published layouts that must fit, the search over every dimension, bad input.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <string>
+
+#include "m2m/core/scale/estimator.hpp"
+#include "m2m/presets/models.hpp"
+
+using namespace m2m;
+using core::CollectiveKind;
+using core::GroupKind;
+using core::PipelineSchedule;
+
+namespace {
+
+core::EstimateSetup setup_for(const char* model, const char* gpu, int tp, int cp, int pp, int dp,
+                              std::int64_t global_batch) {
+    const auto* p = presets::builtin_models().find(model);
+    REQUIRE(p);
+    auto s = presets::estimator_setup(p->shape, gpu);
+    REQUIRE(s);
+    core::Layout& l = s->layout;
+    l.gpus = tp * cp * pp * dp;
+    l.tp = tp;
+    l.cp = cp;
+    l.pp = pp;
+    l.dp = dp;
+    l.global_batch = global_batch;
+    l.attention = core::AttentionKernel::flash;
+    return *s;
+}
+
+// The step's exchange whose description starts with `what`, or nullptr.
+const core::StepExchange* exchange(const core::Estimate& e, const std::string& what) {
+    for (const auto& x : e.exchanges)
+        if (x.what.rfind(what, 0) == 0) return &x;
+    return nullptr;
+}
+
+// Meta's layout for Llama 3 405B [Llama 3 paper, Table 4]: 8,192 H100s, TP 8, PP 16, DP 64
+// (CP 1 at 8K tokens), 16M tokens a step (2,048 sequences of 8,192), ZeRO-1, interleaved.
+core::EstimateSetup llama3_405b_as_trained() {
+    auto s = setup_for("llama3-405b", "h100", 8, 1, 16, 64, 2048);
+    s.layout.zero_stage = 1;
+    s.layout.schedule = PipelineSchedule::interleaved;
+    s.layout.chunks = 2;
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("weights, gradients and Adam per ZeRO stage are the ZeRO paper's (2 + 2 + 12) psi, sharded over N_d") {
+    auto s = setup_for("gpt3-175b", "a100", 8, 1, 1, 64, 64);
+    for (int zero = 0; zero <= 3; ++zero) {
+        s.layout.zero_stage = zero;
+        const core::MemoryUse u = core::memory_use(s);
+        const double psi = u.parameters, nd = 64;
+        INFO("ZeRO " << zero);
+        CHECK(u.weights_bytes == Approx(2 * psi / (zero >= 3 ? nd : 1)).epsilon(1e-12));
+        CHECK(u.gradients_bytes == Approx(2 * psi / (zero >= 2 ? nd : 1)).epsilon(1e-12));
+        CHECK(u.optimizer_bytes == Approx(12 * psi / (zero >= 1 ? nd : 1)).epsilon(1e-12));
+        CHECK((u.gathered_bytes > 0) == (zero == 3));
+    }
+    // Hybrid sharding with one GPU per replica: the state splits over a node's 8 GPUs, not all 512.
+    auto h = setup_for("llama3-8b", "h100", 1, 1, 1, 512, 512);
+    h.layout.zero_stage = 3;
+    h.layout.hybrid_shard = true;
+    const core::MemoryUse u = core::memory_use(h);
+    CHECK(u.weights_bytes == Approx(2 * u.parameters / 8).epsilon(1e-12));
+    CHECK(u.optimizer_bytes == Approx(12 * u.parameters / 8).epsilon(1e-12));
+}
+
+TEST_CASE("FSDP gathers every layer's weights twice per micro-batch and reduce-scatters its gradients once") {
+    auto s = setup_for("llama3-8b", "h100", 1, 1, 1, 64, 256);
+    s.layout.zero_stage = 3;
+    s.layout.micro_batch = 2;
+    const core::Estimate e = core::estimate(s, false);
+    const auto pc = core::count_parameters(s.model);
+    const double layers = static_cast<double>(s.model.layers), m = static_cast<double>(e.micro_batches);
+    REQUIRE(m == 2);
+    const auto* gather = exchange(e, "ZeRO all-gathers");
+    const auto* scatter = exchange(e, "ZeRO reduce-scatters");
+    REQUIRE(gather);
+    REQUIRE(scatter);
+    CHECK(gather->op == CollectiveKind::all_gather);
+    CHECK(gather->group_size == 64);
+    CHECK(gather->bytes == Approx(2.0 * static_cast<double>(pc.per_layer)));  // one layer's bf16 weights
+    CHECK(gather->count == Approx(2 * layers * m));
+    CHECK(scatter->count == Approx(layers * m));
+    // Per step: 3 x 2 bytes x the layers' parameters x micro-batches, as the FSDP paper's 1.5x DDP
+    // traffic per micro-batch says (DDP: one all-reduce of 2 psi; FSDP: two gathers and one scatter).
+    CHECK(gather->total_bytes() + scatter->total_bytes() == Approx(3 * 2.0 * static_cast<double>(pc.per_layer) * layers * m));
+    // Overlap hides the gathers behind the neighbouring layer's compute; without it they are all exposed.
+    CHECK(gather->hidden_s > 0);
+    s.layout.overlap = false;
+    const core::Estimate off = core::estimate(s, false);
+    CHECK(exchange(off, "ZeRO all-gathers")->hidden_s == 0);
+    CHECK(off.step_time_s > e.step_time_s);
+}
+
+TEST_CASE("context parallel passes each GPU's keys and values round the ring; expert parallel moves top-k tokens") {
+    auto s = setup_for("llama3-70b", "h100", 8, 4, 1, 8, 64);
+    const core::Estimate e = core::estimate(s, false);
+    const auto* ring = exchange(e, "context-parallel");
+    REQUIRE(ring);
+    const double tokens = 8192.0 / 4, h = static_cast<double>(s.model.hidden);
+    const double kv = static_cast<double>(s.model.kv_heads) / static_cast<double>(s.model.heads);
+    CHECK(ring->op == CollectiveKind::send);
+    CHECK(ring->group_size == 4);
+    CHECK(ring->bytes == Approx(2.0 * 2 * tokens * h * kv / 8));  // K and V, bf16, this tensor rank's heads
+    CHECK(ring->count == Approx(3.0 * (4 - 1) * static_cast<double>(s.model.layers) * static_cast<double>(e.micro_batches)));
+
+    auto moe = setup_for("mixtral-8x7b", "h100", 1, 1, 1, 16, 64);
+    moe.layout.ep = 8;
+    moe.layout.zero_stage = 1;
+    const core::Estimate me = core::estimate(moe, false);
+    const auto* a2a = exchange(me, "expert-parallel");
+    REQUIRE(a2a);
+    CHECK(a2a->op == CollectiveKind::all_to_all);
+    CHECK(a2a->group == GroupKind::experts);
+    CHECK(a2a->group_size == 8);
+    CHECK(a2a->bytes == Approx(2.0 * static_cast<double>(moe.model.seq) * 2 * static_cast<double>(moe.model.hidden)));
+    CHECK(a2a->count == Approx(4.0 * static_cast<double>(moe.model.layers) * static_cast<double>(me.micro_batches)));
+    // Active parameters: 2 of 8 experts per token, so far fewer FLOPs than the weights held.
+    CHECK(me.parameters.active < me.parameters.total / 3);
+}
+
+TEST_CASE("Llama 3 405B on 8,192 H100s as Meta trained it: what fits, and the search finds that fast or faster") {
+    // The paper does not say how much Meta recomputed. With selective recompute the first stages hold
+    // the interleaved warm-up's 22.5 micro-batches of 8 layers at 4.3 GB each: more than 80 GB, so the
+    // run must have recomputed more; with full recompute it fits with room to spare.
+    auto s = llama3_405b_as_trained();
+    const core::Estimate selective = core::estimate(s, false);
+    s.layout.recompute = core::Recompute::full;
+    const core::Estimate full = core::estimate(s, false);
+    std::printf("\nLlama 3 405B, 8,192 H100s, TP 8 x PP 16 x DP 64, interleaved 2: selective %.1f GB %.0f TFLOP/s/GPU; "
+                "full %.1f GB %.0f TFLOP/s/GPU; published 430 TFLOP/s/GPU\n",
+                selective.memory.total_bytes / 1e9, selective.model_tflops_per_gpu, full.memory.total_bytes / 1e9,
+                full.model_tflops_per_gpu);
+    CHECK_FALSE(selective.memory.fits);
+    CHECK(selective.memory.in_flight_micro_batches == Approx(22.5));
+    CHECK(full.memory.fits);
+    // The published run: 430 TFLOP/s per GPU in BF16, 43% MFU [Llama 3 paper, Table 4]; it lies between the two.
+    CHECK(full.model_tflops_per_gpu < 430);
+    CHECK(selective.model_tflops_per_gpu == Approx(430).epsilon(0.10));
+    const core::SearchResult r = core::search_layouts(s, 5);
+    REQUIRE(r.fitting > 0);
+    CHECK(r.best.front().tokens_per_s >= full.tokens_per_s * 0.99);
+}
+
+TEST_CASE("the search over 16,384 GPUs finds layouts that fit and ranks the interleaved schedule among them") {
+    auto s = llama3_405b_as_trained();
+    s.layout.gpus = 16384;
+    s.layout.dp = 128;
+    const core::SearchResult r = core::search_layouts(s, 5);
+    CHECK(r.fitting > 0);
+    bool interleaved = false;
+    for (const auto& b : r.best) {
+        CHECK(b.fits);
+        interleaved = interleaved || b.layout.schedule == PipelineSchedule::interleaved;
+    }
+    CHECK(interleaved);
+}
+
+TEST_CASE("a layout the model cannot run is refused, naming the field") {
+    const auto field = [](const core::EstimateSetup& s) {
+        const auto p = core::check(s);
+        return p ? p->field : std::string("none");
+    };
+    auto moe = setup_for("mixtral-8x7b", "h100", 1, 1, 1, 12, 48);
+    moe.layout.ep = 8;  // does not divide dp 12
+    CHECK(field(moe) == "ep");
+    auto dense = setup_for("gpt3-175b", "a100", 8, 1, 1, 8, 64);
+    dense.layout.ep = 2;
+    CHECK(field(dense) == "ep");
+    auto cp = setup_for("gpt3-175b", "a100", 8, 3, 1, 8, 64);  // 2,048 tokens do not split 3 ways
+    CHECK(field(cp) == "cp");
+    auto z3 = setup_for("gpt3-175b", "a100", 8, 1, 8, 8, 64);
+    z3.layout.zero_stage = 3;
+    CHECK(field(z3) == "zero_stage");
+}
