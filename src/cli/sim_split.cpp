@@ -18,7 +18,7 @@ using nlohmann::json;
 constexpr const char* me = "math-to-metal sim split";
 
 struct SplitOptions {
-    std::string strategy = "data", placement = "node", schedule = "1f1b", hardware = "h100";
+    std::string strategy = "data", placement = "node", schedule = "1f1b", hardware = "h100", timing = "lesson";
     std::string prompt = "the cat sat on the";
     int gpus = 2, micro_batches = 4, top = 5;
     bool gpus_given = false, with_timeline = false;
@@ -36,6 +36,10 @@ void add_options(CLI::App& app, SplitOptions& o) {
         ->check(CLI::IsMember({"node", "nodes"}));
     app.add_option("--hardware", o.hardware, "node generation: its GPU and its NVLink and InfiniBand presets")
         ->check(CLI::IsMember(presets::builtin().system_ids()));
+    app.add_option("--timing", o.timing,
+                   "lesson (default): kernels cost their arithmetic at a teaching rate; hardware: the GPU's own "
+                   "figures, launch overhead included")
+        ->check(CLI::IsMember({"lesson", "hardware"}));
     app.add_option("--prompt", o.prompt, "words for the network to continue (default \"the cat sat on the\")");
     app.add_option("--top", o.top, "how many likely next words to list (1-24, default 5)")->check(CLI::Range(1, 24));
     add_json_flag(app);
@@ -49,6 +53,7 @@ std::optional<int> make_setup(const SplitOptions& o, core::SplitSetup& setup, st
     setup.micro_batches = o.micro_batches;
     setup.schedule = *core::parse_schedule(o.schedule);
     setup.placement = *core::parse_placement(o.placement);
+    setup.timing = *core::parse_split_timing(o.timing);
     const presets::SystemPreset* system = presets::builtin().find_system(o.hardware);
     const presets::ComputePreset* gpu = system ? presets::builtin().find(system->gpu_id) : nullptr;
     if (!gpu)
@@ -162,6 +167,7 @@ json split_json(const SplitOptions& o, const core::SplitSetup& setup, const core
     j["placement"] = o.placement;
     j["hardware"] = o.hardware;
     j["gpu"] = setup.hardware.gpu.name;
+    j["timing"] = o.timing;
     j["prompts_per_step"] = core::step_prompts;
     j["layers"] = layers_json(r);
     std::int64_t parameters = 0;

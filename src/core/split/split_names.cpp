@@ -41,6 +41,14 @@ std::optional<Placement> parse_placement(std::string_view name) {
     return std::nullopt;
 }
 
+std::string_view split_timing_name(SplitTiming t) { return t == SplitTiming::lesson ? "lesson" : "hardware"; }
+
+std::optional<SplitTiming> parse_split_timing(std::string_view name) {
+    if (name == "lesson") return SplitTiming::lesson;
+    if (name == "hardware") return SplitTiming::hardware;
+    return std::nullopt;
+}
+
 std::string_view split_field_name(SplitField f) {
     switch (f) {
         case SplitField::strategy: return "strategy";

@@ -61,5 +61,6 @@ std::string holds_sentence(const SplitResult& r);
 std::string exchange_sentence(const SplitResult& r);
 std::string why_sentence(const SplitResult& r);
 std::string time_sentence(const SplitResult& r);
+std::string timing_sentence(const SplitSetup& setup);  ///< which timing the step used, and what it means
 
 }  // namespace m2m::core::split_detail

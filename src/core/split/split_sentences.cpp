@@ -170,7 +170,20 @@ std::string time_sentence(const SplitResult& r) {
     if (r.degrees.pipeline > 1)
         s += " The ideal pipeline bubble is " + format_percent(r.bubble_fraction, 0) + " of a step; this step is " +
              format_percent(t.idle_fraction, 0) + " idle.";
-    return s;
+    return s + " " + timing_sentence(r.setup);
+}
+
+std::string timing_sentence(const SplitSetup& setup) {
+    if (setup.timing == SplitTiming::lesson)
+        return "Lesson timing: each GPU does its arithmetic at " + format_words(lesson_ops_per_s) + " operations a second" +
+               " and pays nothing to start a kernel, so its time grows with the prompts and neurons it handles, as a "
+               "real model's does; the wires are Lesson 2's. Switch to hardware timing for what this tiny network really "
+               "costs.";
+    return "Hardware timing: every kernel on " + setup.hardware.gpu.name + " costs " +
+           format_seconds(setup.hardware.gpu.layer_overhead_s) +
+           " to launch, far more than this tiny network's arithmetic, so splitting it only adds exchanges and the step "
+           "gets slower. A real model's layers are millions of times bigger: there the arithmetic dominates and "
+           "splitting pays, as lesson timing shows.";
 }
 
 }  // namespace split_detail

@@ -20,16 +20,21 @@ using namespace split_detail;
 
 // [SECTION] kernel times --------------------------------------------------------------------
 
-// Roofline of one kernel (Williams et al. 2009): the launch overhead, then the longer of
-// its arithmetic at the tensor-core rate and its memory traffic at HBM bandwidth.
-double kernel_seconds(const SplitHardware& h, double flops, double bytes) {
+// Hardware timing: the roofline of one kernel (Williams et al. 2009), the launch overhead, then
+// the longer of its arithmetic at the tensor-core rate and its memory traffic at HBM bandwidth.
+// Lesson timing: its operations (FLOPs; a kernel without arithmetic, one per value it moves) at
+// lesson_ops_per_s, nothing else, so a GPU's time grows with the prompts and neurons it handles.
+double kernel_seconds(const SplitSetup& s, double flops, double bytes) {
+    if (s.timing == SplitTiming::lesson)
+        return (flops > 0 ? flops : bytes / static_cast<double>(activation_bytes_per_value)) / lesson_ops_per_s;
+    const SplitHardware& h = s.hardware;
     return h.gpu.layer_overhead_s + std::max(flops / h.tensor_flops, bytes / h.gpu.memory_bandwidth_Bps);
 }
 
 // Forward of `rows` prompts through `own` of a layer's neurons: embedding rows are a
 // gather (read and write each value once); a dense layer is a GEMM of 2 rows in own FLOPs
 // reading the weights and the inputs and writing the outputs, all bf16.
-double forward_seconds(const SplitHardware& h, const std::vector<LayerInfo>& layers, int layer, int own, int rows) {
+double forward_seconds(const SplitSetup& h, const std::vector<LayerInfo>& layers, int layer, int own, int rows) {
     const double b = static_cast<double>(activation_bytes_per_value);
     if (layer == 0) return kernel_seconds(h, 0, 2.0 * b * rows * own);
     const double in = layers[static_cast<std::size_t>(layer)].inputs;
@@ -37,12 +42,12 @@ double forward_seconds(const SplitHardware& h, const std::vector<LayerInfo>& lay
 }
 // Backward is two GEMMs of the forward's size (input gradients dY W, weight gradients
 // dY^T X): twice the forward's work, the "4 of 6 x parameters x tokens" of training FLOPs.
-double backward_seconds(const SplitHardware& h, const std::vector<LayerInfo>& layers, int layer, int own, int rows) {
+double backward_seconds(const SplitSetup& h, const std::vector<LayerInfo>& layers, int layer, int own, int rows) {
     if (layer == 0) return forward_seconds(h, layers, 0, own, rows);  // scatter-add into the table
     return 2.0 * forward_seconds(h, layers, layer, own, rows);
 }
 // A fused Adam step is memory bound: adam_step_bytes_per_parameter (28) per parameter.
-double update_seconds(const SplitHardware& h, std::int64_t params) {
+double update_seconds(const SplitSetup& h, std::int64_t params) {
     return kernel_seconds(h, 0, static_cast<double>(adam_step_bytes_per_parameter) * static_cast<double>(params));
 }
 
@@ -143,7 +148,7 @@ private:
     void forward(int st, int mb) {
         const int first = m_plan.stage_first_layer[static_cast<std::size_t>(st)];
         const int last = stage_last(m_plan.stage_first_layer, static_cast<int>(m_plan.layers.size()), st);
-        const SplitHardware& h = m_plan.setup.hardware;
+        const SplitSetup& h = m_plan.setup;
         for (int dr = 0; dr < m_d.data; ++dr) {
             // What each tensor rank waits for before its next layer: the data it needs.
             std::vector<std::optional<TaskId>> input(static_cast<std::size_t>(m_d.tensor));
@@ -187,7 +192,7 @@ private:
     void backward(int st, int mb) {
         const int first = m_plan.stage_first_layer[static_cast<std::size_t>(st)];
         const int last = stage_last(m_plan.stage_first_layer, static_cast<int>(m_plan.layers.size()), st);
-        const SplitHardware& h = m_plan.setup.hardware;
+        const SplitSetup& h = m_plan.setup;
         for (int dr = 0; dr < m_d.data; ++dr) {
             std::vector<TaskId> input(static_cast<std::size_t>(m_d.tensor));
             for (int t = 0; t < m_d.tensor; ++t)
@@ -225,7 +230,7 @@ private:
     }
 
     void update() {
-        const SplitHardware& h = m_plan.setup.hardware;
+        const SplitSetup& h = m_plan.setup;
         for (int st = 0; st < m_d.pipeline; ++st)
             for (int t = 0; t < m_d.tensor; ++t) {
                 std::vector<int> group;

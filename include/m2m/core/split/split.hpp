@@ -65,6 +65,18 @@ struct SplitHardware {
     double tensor_flops = 0;  ///< dense BF16 tensor-core FLOP/s (mixed-precision training)
 };
 
+/// How the toy's kernels are timed (the wires are always Lesson 2's model).
+/// lesson: each kernel costs its operations at lesson_ops_per_s and nothing else, so the work a
+/// GPU does grows with the prompts and neurons it handles, as a real model's does: splitting pays.
+/// hardware: the GPU's own figures, launch overhead included; a network this small is launch
+/// bound (each kernel's few microseconds of launch dwarf its arithmetic), so splitting only adds.
+enum class SplitTiming { lesson, hardware };
+std::string_view split_timing_name(SplitTiming t);  ///< "lesson", "hardware"
+std::optional<SplitTiming> parse_split_timing(std::string_view name);
+/// Lesson timing's rate: a billion operations a second, slow enough that the toy's arithmetic
+/// weighs against Lesson 2's wires as a real model's does on a real GPU (a teaching choice).
+inline constexpr double lesson_ops_per_s = 1e9;
+
 struct SplitSetup {
     Strategy strategy = Strategy::data;
     int gpus = 2;
@@ -76,6 +88,7 @@ struct SplitSetup {
     PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
     Placement placement = Placement::one_node;
     SplitHardware hardware;  ///< only the timeline reads it
+    SplitTiming timing = SplitTiming::lesson;
 };
 
 enum class SplitField { strategy, gpus, micro_batches, placement, hardware, schedule };
