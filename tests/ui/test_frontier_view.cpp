@@ -105,18 +105,24 @@ TEST_CASE("the default layout, TP 8 x PP 8 x DP 16 on 1,024 A100s, is exactly th
     CHECK(view.estimate().memory.fits);
     CHECK(view.estimate().memory.total_bytes < 80e9);
     CHECK(view.setup().train_tokens == 300e9);
-    // One timeline row per pipeline stage, each with a forward and a backward pass for every one
-    // of its replica's 96 micro-batches, in start order.
+    // One timeline row per pipeline stage: a forward and a backward pass for every one of its
+    // replica's 96 micro-batches, the fill and the drain bar by bar, the steady state between
+    // them as one bar standing for its passes; in start order.
     REQUIRE(view.timeline_rows().size() == 8);
+    std::vector<std::int64_t> passes(8, 0);
+    for (const auto& t : view.estimate().tasks)
+        if (t.kind == core::TrainingTaskKind::forward || t.kind == core::TrainingTaskKind::backward ||
+            t.kind == core::TrainingTaskKind::steady)
+            passes[static_cast<std::size_t>(t.stage)] += t.passes;
+    for (std::int64_t n : passes) CHECK(n == 2 * 96);
     for (const ui::TimelineRow& row : view.timeline_rows()) {
-        int forward = 0, backward = 0;
+        int compute = 0;
         for (std::size_t i = 0; i < row.bars.size(); ++i) {
-            forward += row.bars[i].kind == ui::BarKind::forward;
-            backward += row.bars[i].kind == ui::BarKind::backward;
+            compute += row.bars[i].kind == ui::BarKind::forward || row.bars[i].kind == ui::BarKind::backward;
             if (i > 0) CHECK(row.bars[i].start >= row.bars[i - 1].start);
         }
-        CHECK(forward == 96);
-        CHECK(backward == 96);
+        CHECK(compute > 0);
+        CHECK(compute < 2 * 96);  // summarised: far fewer bars than passes
     }
     CHECK_THAT(view.status(), Catch::Contains("gpus=1024 tp=8 pp=8 dp=16 micro_batch=1 global_batch=1536") &&
                                   Catch::Contains("problem=none") && Catch::Contains("fits=1"));

@@ -60,9 +60,9 @@ ImU32 part_colour(const ui::Theme& th, int i) {
 
 int clamp_whole(int v) { return std::clamp(v, 1, max_whole); }
 
-// A new GPU count, TP or PP keeps TP x PP x DP equal to the GPUs when it divides them evenly.
+// A new GPU count, TP, CP or PP keeps TP x CP x PP x DP equal to the GPUs when it divides them evenly.
 void fit_dp(core::Layout& l) {
-    const std::int64_t tp_pp = static_cast<std::int64_t>(l.tp) * l.pp;
+    const std::int64_t tp_pp = static_cast<std::int64_t>(l.tp) * l.cp * l.pp;
     if (tp_pp > 0 && l.gpus % tp_pp == 0) l.dp = static_cast<int>(l.gpus / tp_pp);
 }
 int as_int(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, INT_MIN, INT_MAX)); }
@@ -198,8 +198,12 @@ void FrontierView::build_views() {
                                   : "It fits in one GPU's " + bytes_text(cap) + ", with " + bytes_text(cap - state) +
                                         " left for activations.";
     const core::Layout& lay = m_settings.layout;
-    m_product_text = "TP x PP x DP = " + std::to_string(lay.tp) + " x " + std::to_string(lay.pp) + " x " + std::to_string(lay.dp) +
-                     " = " + core::format_count(static_cast<std::int64_t>(lay.tp) * lay.pp * lay.dp) + " GPUs";
+    m_product_text = "TP x CP x PP x DP = " + std::to_string(lay.tp) + " x " + std::to_string(lay.cp) + " x " +
+                     std::to_string(lay.pp) + " x " + std::to_string(lay.dp) + " = " +
+                     core::format_count(static_cast<std::int64_t>(lay.tp) * lay.cp * lay.pp * lay.dp) + " GPUs";
+    m_layout_text = s.model.name + " on " + core::format_count(lay.gpus) + " " + s.gpu.name + " GPUs, " +
+                    core::format_counted(lay.global_batch, "sequence") + " of " + core::format_count(s.model.seq) +
+                    " tokens a step: " + core::layout_words(lay) + ".";
     m_problem_text = m_problem ? "This layout cannot run. " + m_problem->field + ": " + m_problem->message : std::string();
 
     // The step on the timeline: one row per pipeline stage (the GPUs of a stage all do the same).
@@ -214,6 +218,11 @@ void FrontierView::build_views() {
     m_gpu_head = "Each GPU of pipeline stage " + std::to_string(m.stage + 1) + " (the fullest, " +
                  ui::formatted("%.0f", m.in_flight_micro_batches) + " micro-batches in flight): " + bytes_text(m.total_bytes) + " of " +
                  bytes_text(m.capacity_bytes) + (m.fits ? "" : " \xe2\x80\x94 it does not fit");
+    if (!m.fits) {
+        const auto change = core::change_to_fit(s);
+        m_gpu_head += change ? ". " + change->sentence
+                             : ". No single change fits it on these GPUs: add GPUs, or let the search below find a layout.";
+    }
     m_gpu_legend[0] = "weights " + bytes_text(m.weights_bytes);
     m_gpu_legend[1] = "gradients " + bytes_text(m.gradients_bytes);
     m_gpu_legend[2] = "Adam state " + bytes_text(m.optimizer_bytes);
@@ -258,8 +267,8 @@ void FrontierView::build_views() {
             }
             case core::TrainingTaskKind::dp_reduce:
             case core::TrainingTaskKind::param_gather:
+            case core::TrainingTaskKind::steady: break;  // compute: the steady state's passes, back to back
             case core::TrainingTaskKind::zero_traffic:
-            case core::TrainingTaskKind::steady:
                 it.kind = ui::BarKind::communication;
                 it.link = dp_ib ? 2 : 1;
                 break;
@@ -435,9 +444,44 @@ void FrontierView::draw_layout_controls(Context& ctx, Settings& s, bool& changed
         {{"none", core::Recompute::none}, {"selective", core::Recompute::selective}, {"full", core::Recompute::full}});
     changed |= radio_row<core::AttentionKernel>(
         "Attention", l.attention, {{"standard", core::AttentionKernel::standard}, {"flash", core::AttentionKernel::flash}});
-    changed |= radio_row<int>("ZeRO", l.zero_stage, {{"0", 0}, {"1", 1}});
-    static const std::string zero = "ZeRO 1 splits the Adam state over the DP copies.";
+    draw_sharding_controls(ctx, l, changed);
+}
+
+// ZeRO, context and expert parallelism, overlap: the dimensions of today's largest runs.
+void FrontierView::draw_sharding_controls(Context& ctx, core::Layout& l, bool& changed) {
+    const float input_w = ImGui::GetContentRegionAvail().x * 0.4f;
+    changed |= radio_row<int>("ZeRO", l.zero_stage, {{"0", 0}, {"1", 1}, {"2", 2}, {"3", 3}});
+    ctx.items.note("frontier_zero");
+    static const std::string zero = "ZeRO 1 splits the Adam state over the DP copies, 2 the gradients too, 3 (FSDP) the "
+                                    "weights too: each layer is gathered just before it runs.";
     m_wrap.text(ctx.view.theme.text_dim, zero);
+    if (l.zero_stage > 0) {
+        changed |= ImGui::Checkbox("Hybrid shard", &l.hybrid_shard);
+        if (ImGui::IsItemHovered()) ui::tooltip_wrapped("Shard inside a node only and keep a copy per node.", 30);
+        ctx.items.note("frontier_hybrid");
+    }
+    const auto whole = [&](const char* label, int& out, bool keep_gpus) {
+        int value = out;
+        ImGui::SetNextItemWidth(input_w);
+        if (ImGui::InputInt(label, &value) && clamp_whole(value) != out) {
+            out = clamp_whole(value);
+            if (keep_gpus) fit_dp(l);
+            changed = true;
+        }
+    };
+    whole("CP", l.cp, true);
+    ctx.items.note("frontier_cp");
+    if (m_setup.model.moe()) {
+        whole("EP", l.ep, false);
+        ctx.items.note("frontier_ep");
+    }
+    changed |= ImGui::Checkbox("Overlap", &l.overlap);
+    ctx.items.note("frontier_overlap");
+    if (ImGui::IsItemHovered())
+        ui::tooltip_wrapped("On: the gradient sync runs in buckets during the backward pass, FSDP gathers the next layer "
+                            "while this one computes, pipeline sends travel beside the next pass. Off: each waits for "
+                            "compute and compute waits for it.",
+                            30);
 }
 
 // [SECTION] memory --------------------------------------------------------------------------
@@ -539,6 +583,7 @@ void FrontierView::draw_readouts(Context& ctx) {
     const auto& th = ctx.view.theme;
     const float fs = ImGui::GetFontSize();
     if (m_problem) return;
+    m_wrap.text(th.text, m_layout_text);
     const core::Estimate& e = m_estimate;
     ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : ImGui::GetFont();
     const std::string tokens = "TRAINING, " + short_count(m_settings.tokens) + " TOKENS";
@@ -622,9 +667,8 @@ void FrontierView::draw_search(Context& ctx) {
     if (r.best.empty()) {
         std::string why = "No layout of " + core::format_count(m_settings.layout.gpus) + " GPUs fits in memory.";
         if (r.smallest)
-            why += " The smallest needs " + bytes_text(r.smallest->memory_bytes) + " per GPU (TP " +
-                   std::to_string(r.smallest->layout.tp) + " x PP " + std::to_string(r.smallest->layout.pp) + " x DP " +
-                   std::to_string(r.smallest->layout.dp) + ").";
+            why += " The smallest needs " + bytes_text(r.smallest->memory_bytes) + " per GPU (" +
+                   core::layout_words(r.smallest->layout) + "); more GPUs would let it fit.";
         m_wrap.text(th.warning, why);
         return;
     }
@@ -717,6 +761,10 @@ nlohmann::json FrontierView::save_state() const {
             {"recompute", std::string(core::recompute_name(l.recompute))},
             {"attention", std::string(core::attention_name(l.attention))},
             {"zero", l.zero_stage},
+            {"cp", l.cp},
+            {"ep", l.ep},
+            {"hybrid_shard", l.hybrid_shard},
+            {"overlap", l.overlap},
             {"open", m_tab.open_or_opening()}};
 }
 
@@ -734,7 +782,11 @@ void FrontierView::load_state(const nlohmann::json& j, const std::string& where)
     in.whole("micro_batch", l.micro_batch, 1, max_whole);
     in.whole("global_batch", l.global_batch, 1, max_whole);
     in.whole("chunks", l.chunks, 2, 64);
-    in.whole("zero", l.zero_stage, 0, 1);
+    in.whole("zero", l.zero_stage, 0, 3);
+    in.whole("cp", l.cp, 1, max_whole);
+    in.whole("ep", l.ep, 1, max_whole);
+    in.flag("hybrid_shard", l.hybrid_shard);
+    in.flag("overlap", l.overlap);
     in.choice("schedule", l.schedule,
               {{"1f1b", core::ScheduleKind::one_f_one_b}, {"gpipe", core::ScheduleKind::gpipe},
                {"interleaved", core::ScheduleKind::interleaved}});

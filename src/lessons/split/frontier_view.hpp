@@ -81,6 +81,7 @@ private:
     void build_views();  ///< the timeline rows and texts of the current estimate
     void draw_controls(Context& ctx);
     bool draw_sizes(Context& ctx, Settings& s);  ///< GPUs, sequences a step, tokens; true when changed
+    void draw_sharding_controls(Context& ctx, core::Layout& l, bool& changed);
     void draw_layout_controls(Context& ctx, Settings& s, bool& changed);
     void draw_scene(Context& ctx);
     void draw_readouts(Context& ctx);
@@ -109,6 +110,7 @@ private:
     std::vector<ui::TimelineRow> m_rows;
     std::string m_gpu_sources, m_model_sources, m_problem_text, m_whole_text, m_whole_verdict, m_links_text, m_gpu_head,
         m_product_text;
+    std::string m_layout_text;  ///< the model, GPU, batch and layout of the estimate, in words
     std::string m_whole_legend[4], m_gpu_legend[5], m_link_legend[2];
     SpaceWrap m_wrap;
     std::vector<std::vector<std::uint8_t>> m_bar_link;  ///< per row, per bar: 0 not a transfer, 1 NVLink, 2 InfiniBand

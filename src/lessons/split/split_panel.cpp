@@ -94,8 +94,9 @@ const LessonInfo SplitPanel::info = {
     "One network on several GPUs: copied (data), sliced (tensor), or cut into stages (pipeline).",
     "Pick a strategy and see what each GPU keeps (solid) and what lives elsewhere (faint). Press Run "
     "to play one training step: the timeline shows every GPU computing, exchanging over the wires, or "
-    "waiting. Try tensor parallel on two nodes, or a pipeline with few micro-batches, and watch the "
-    "step time.",
+    "waiting. Data parallel gives each GPU fewer prompts; a pipeline with more micro-batches waits less; "
+    "tensor parallel on two nodes pays for its exchanges. Watch the step time, then switch Timing to "
+    "Hardware to see what this tiny network really costs.",
 };
 
 SplitPanel::SplitPanel(Context& ctx) : Lesson(ctx, info) {
@@ -357,6 +358,18 @@ void SplitPanel::draw_placement() {
     m_ctx.items.note("placement_nodes");
     ImGui::EndDisabled();
     if (s.placement != m_setup.placement) apply(s);
+
+    // Lesson timing (the default) teaches what splitting buys a real model; hardware timing shows
+    // this tiny network's launch-bound truth. The time sentence says which one is on.
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Timing");
+    for (const core::SplitTiming t : {core::SplitTiming::lesson, core::SplitTiming::hardware}) {
+        const char* label = t == core::SplitTiming::lesson ? "Lesson" : "Hardware";
+        ui::same_line_if_fits(ui::radio_width(label));
+        if (ImGui::RadioButton(label, s.timing == t)) s.timing = t;
+        m_ctx.items.note("timing_" + std::string(core::split_timing_name(t)));
+    }
+    if (s.timing != m_setup.timing) apply(s);
 
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Hardware");
@@ -868,6 +881,7 @@ nlohmann::json SplitPanel::save_state() const {
             {"schedule", std::string(core::schedule_name(m_setup.schedule))},
             {"placement", std::string(core::placement_name(m_setup.placement))},
             {"hardware", m_system_id},
+            {"timing", std::string(core::split_timing_name(m_setup.timing))},
             {"prompt", std::string(m_prompt.data())},
             {"speed", m_playback.speed()},
             {"frontier", m_frontier.save_state()}};
@@ -890,6 +904,7 @@ void SplitPanel::load_state(const nlohmann::json& j) {
     in.whole("micro_batches", s.micro_batches, 1, 1000);
     named("schedule", s.schedule, core::parse_schedule, "1f1b or gpipe");
     named("placement", s.placement, core::parse_placement, "node or nodes");
+    named("timing", s.timing, core::parse_split_timing, "lesson or hardware");
     std::string system = m_system_id;
     in.text("hardware", system);
     const presets::SystemPreset* sys = presets::builtin().find_system(system);
@@ -927,12 +942,12 @@ std::string SplitPanel::timeline_csv() const {
 std::string SplitPanel::status() const {
     char buf[320];
     std::snprintf(buf, sizeof buf,
-                  "lesson=split strategy=%s gpus=%d micro_batches=%d schedule=%s placement=%s hardware=%s playing=%d "
+                  "lesson=split strategy=%s gpus=%d micro_batches=%d schedule=%s placement=%s hardware=%s timing=%s playing=%d "
                   "finished=%d cursor=%.6g step_time=%.6g word=%s",
                   std::string(core::strategy_name(m_setup.strategy)).c_str(), m_setup.gpus, m_result.micro_batches,
                   std::string(core::schedule_name(m_setup.schedule)).c_str(),
                   std::string(core::placement_name(m_setup.placement)).c_str(), m_system_id.c_str(),
-                  m_playback.playing() ? 1 : 0, m_playback.finished() && m_playback.cursor() > 0 ? 1 : 0,
+                  std::string(core::split_timing_name(m_setup.timing)).c_str(), m_playback.playing() ? 1 : 0, m_playback.finished() && m_playback.cursor() > 0 ? 1 : 0,
                   m_playback.cursor(), m_result.step.step_time_s, m_prediction.word.c_str());
     if (m_guess)  // the guess, and whether it is being shown against every strategy's bytes
         return buf + (" guess=" + std::string(core::strategy_name(*m_guess))) + " revealed=" + (step_finished() ? "1" : "0");
