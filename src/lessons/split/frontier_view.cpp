@@ -654,9 +654,10 @@ void FrontierView::draw_search(Context& ctx) {
         ImGui::SameLine();
         ImGui::TextDisabled("(up to a few tenths of a second)");
         static const std::string how =
-            "Tries every TP (1, 2, 4, 8) x PP x DP x micro-batch that splits this batch evenly, with this schedule, "
-            "recompute, attention and ZeRO, ranks them by a closed-form step time, then times the fastest that fit on "
-            "the scheduler.";
+            "Tries every TP (1, 2, 4, 8) x CP x PP x DP (and EP for a mixture of experts) that splits this batch "
+            "evenly, with every ZeRO stage, recompute, micro-batch, 1F1B and interleaved with 2, 4 or 8 chunks, keeping "
+            "this attention kernel and overlap; ranks those that fit by a closed-form step time, then times the "
+            "fastest pass by pass.";
         m_wrap.text(th.text_dim, how);
         return;
     }

@@ -93,10 +93,8 @@ const LessonInfo SplitPanel::info = {
     "3 \xc2\xb7 Split the model",
     "One network on several GPUs: copied (data), sliced (tensor), or cut into stages (pipeline).",
     "Pick a strategy and see what each GPU keeps (solid) and what lives elsewhere (faint). Press Run "
-    "to play one training step: the timeline shows every GPU computing, exchanging over the wires, or "
-    "waiting. Data parallel gives each GPU fewer prompts; a pipeline with more micro-batches waits less; "
-    "tensor parallel on two nodes pays for its exchanges. Watch the step time, then switch Timing to "
-    "Hardware to see what this tiny network really costs.",
+    "to play one training step. More copies give each GPU fewer prompts, more micro-batches shrink the "
+    "bubble; Timing: Hardware shows what this tiny network really costs.",
 };
 
 SplitPanel::SplitPanel(Context& ctx) : Lesson(ctx, info) {
