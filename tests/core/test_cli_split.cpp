@@ -107,3 +107,21 @@ TEST_CASE("every bad input to sim split exits 2 with one line naming the flag") 
         CHECK(o.out.empty());
     }
 }
+
+TEST_CASE("sim split --timing: lesson by default, hardware on request, the JSON saying which; a bad value exits 2") {
+    const auto step = [](std::vector<std::string> extra) {
+        std::vector<std::string> args = {"--strategy", "data", "--gpus", "2", "--json"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        const Outcome o = split(args);
+        REQUIRE(o.code == 0);
+        return nlohmann::json::parse(o.out);
+    };
+    const auto lesson = step({}), hardware = step({"--timing", "hardware"});
+    CHECK(lesson["timing"] == "lesson");
+    CHECK(hardware["timing"] == "hardware");
+    CHECK(lesson["step_time_s"].get<double>() > hardware["step_time_s"].get<double>());  // a slow teaching clock
+    const Outcome bad = split({"--strategy", "data", "--timing", "fast"});
+    CHECK(bad.code == 2);
+    CHECK(lines(bad.err) == 1);
+    CHECK(bad.err.find("--timing") != std::string::npos);
+}
