@@ -495,17 +495,40 @@ void SplitPanel::draw_gpu_card(int g, ImVec2 a, ImVec2 b) {
     dl->AddText(ImVec2(a.x + pad, y), th.gpu, buf);
     const float head_w = ImGui::CalcTextSize(buf).x + fs * 0.5f;
     const bool activity_line = card_h >= line * 6.5f;
+    // Its place in the split: which copy, slice and stage it is (issue 17: every card says so).
+    const core::SplitDegrees& d = m_result.degrees;
+    std::string place;
+    if (d.data > 1) place += " \xc2\xb7 copy " + std::to_string(hold.data_rank + 1);
+    if (d.tensor > 1) place += " \xc2\xb7 slice " + std::to_string(hold.tensor_rank + 1);
+    if (d.pipeline > 1) place += " \xc2\xb7 stage " + std::to_string(hold.stage + 1);
     if (activity_line) {
-        const core::SplitDegrees& d = m_result.degrees;
-        std::string role = "node " + std::to_string(hold.node);
-        if (d.data > 1) role += " \xc2\xb7 copy " + std::to_string(hold.data_rank + 1);
-        if (d.tensor > 1) role += " \xc2\xb7 slice " + std::to_string(hold.tensor_rank + 1);
-        if (d.pipeline > 1) role += " \xc2\xb7 stage " + std::to_string(hold.stage + 1);
-        const std::vector<std::string> roles = {role, "node " + std::to_string(hold.node)};
+        const std::string role = "node " + std::to_string(hold.node) + place;
+        const std::vector<std::string> roles = {role, place.empty() ? role : place.substr(4), "node " + std::to_string(hold.node)};
         if (const std::string* r = first_fitting(roles, inner_w - head_w))
             dl->AddText(ImVec2(a.x + pad + head_w, y), th.text_dim, r->c_str());
         y += line;
         if (const std::string* s = first_fitting(say, inner_w)) dl->AddText(ImVec2(a.x + pad, y), say_colour, s->c_str());
+    } else if (!place.empty()) {
+        // A short card: its place in the split first (in letters on a narrow one: D for its data-parallel
+        // copy, T its tensor slice, P its pipeline stage), what it is doing after it when that fits too.
+        std::string letters;
+        if (d.data > 1) letters += "D" + std::to_string(hold.data_rank + 1) + " ";
+        if (d.tensor > 1) letters += "T" + std::to_string(hold.tensor_rank + 1) + " ";
+        if (d.pipeline > 1) letters += "P" + std::to_string(hold.stage + 1) + " ";
+        letters.pop_back();
+        const std::vector<std::string> whos = {place.substr(4), letters};
+        if (const std::string* who = first_fitting(whos, inner_w - head_w)) {
+            dl->AddText(ImVec2(a.x + pad + head_w, y), th.text_dim, who->c_str());
+            const float who_w = ImGui::CalcTextSize(who->c_str()).x + fs * 0.5f;
+            if (const std::string* s = first_fitting(say, inner_w - head_w - who_w))
+                dl->AddText(ImVec2(a.x + pad + head_w + who_w, y), say_colour, s->c_str());
+        } else {  // too narrow beside the name: on a line of its own
+            y += line;
+            const std::string& own = first_fitting(whos, inner_w) ? *first_fitting(whos, inner_w) : letters;
+            dl->PushClipRect(a, b, true);
+            dl->AddText(ImVec2(a.x + pad, y), th.text_dim, own.c_str());
+            dl->PopClipRect();
+        }
     } else if (const std::string* s = first_fitting(say, inner_w - head_w)) {
         dl->AddText(ImVec2(a.x + pad + head_w, y), say_colour, s->c_str());
     }
