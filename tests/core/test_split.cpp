@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 
+#include "m2m/core/engine/text.hpp"
 #include "m2m/core/split/split.hpp"
 #include "m2m/presets/presets.hpp"
 
@@ -365,4 +366,16 @@ TEST_CASE("data parallel across two nodes pays the slower all-reduce once") {
     REQUIRE(two.exchanges.size() == 1);
     CHECK(two.exchanges[0].link == LinkType::infiniband);
     CHECK(two.step.step_time - one.step.step_time == ps(two.exchanges[0].seconds) - ps(one.exchanges[0].seconds));
+}
+
+TEST_CASE("bytes exchanged say what crosses the wires, not only the tensor: a ring all-reduce sends 2(n-1)/n of it from each GPU") {
+    const SplitResult r = run_split(model(), setup_for(Strategy::data, 4));
+    const auto ar = of_op(r, ExchangeOp::all_reduce);
+    REQUIRE(ar.size() == 1);
+    const double s = static_cast<double>(ar[0]->bytes);
+    CHECK(wire_bytes(*ar[0]) == Approx(4 * 2.0 * 3 / 4 * s));  // four GPUs, each 1.5 S
+    CHECK(r.wire_bytes == Approx(wire_bytes(*ar[0]) * ar[0]->times));
+    CHECK_THAT(r.exchange_sentence, Catch::Contains(format_bytes(r.wire_bytes) + " on the wires"));
+    const SplitResult p = run_split(model(), setup_for(Strategy::pipeline, 2));
+    for (const Exchange* e : of_op(p, ExchangeOp::send)) CHECK(wire_bytes(*e) == static_cast<double>(e->bytes));
 }

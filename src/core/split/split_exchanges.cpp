@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "m2m/core/engine/text.hpp"
+#include "m2m/core/rack/collective_cost.hpp"
 #include "m2m/core/split/split.hpp"
 #include "split_parts.hpp"
 
@@ -125,5 +126,16 @@ private:
 }  // namespace
 
 std::vector<Exchange> split_detail::plan_exchanges(const SplitResult& r) { return ExchangePlanner(r).plan(); }
+
+double wire_bytes(const Exchange& e) {
+    const double s = static_cast<double>(e.bytes);
+    switch (e.op) {
+        case ExchangeOp::send: return s;
+        case ExchangeOp::all_reduce: return bytes_on_wires(CollectiveOp::all_reduce, e.gpus.size(), s);
+        case ExchangeOp::all_gather: return bytes_on_wires(CollectiveOp::all_gather, e.gpus.size(), s);
+        case ExchangeOp::reduce_scatter: return bytes_on_wires(CollectiveOp::reduce_scatter, e.gpus.size(), s);
+    }
+    return s;
+}
 
 }  // namespace m2m::core

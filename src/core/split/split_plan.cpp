@@ -110,7 +110,10 @@ SplitResult plan_split(const NextWordModel& model, const SplitSetup& setup) {
     for (int g = 0; g < d.gpus(); ++g) r.gpus.push_back(holding(model, r, g));
     for (GpuHolding& h : r.gpus) h.sentence = gpu_sentence(r, h);
     r.exchanges = plan_exchanges(r);
-    for (const Exchange& e : r.exchanges) r.exchanged_bytes += e.total_bytes();
+    for (const Exchange& e : r.exchanges) {
+        r.exchanged_bytes += e.total_bytes();
+        r.wire_bytes += wire_bytes(e) * e.times;
+    }
     r.bubble_fraction = pipeline_bubble_fraction(d.pipeline, r.micro_batches);
     r.holds_sentence = holds_sentence(r);
     r.exchange_sentence = exchange_sentence(r);

@@ -129,8 +129,9 @@ std::string exchange_sentence(const SplitResult& r) {
     if (ar > 0)
         parts.push_back("their gradients once per step so every copy takes the same update (" +
                         format_counted(ar, "all-reduce", "all-reduces") + ")");
-    std::string s = "GPUs must exchange: " + join_and(parts) + "; " + format_counted(count, "exchange", "exchanges") + " moving " +
-                    format_bytes(static_cast<double>(r.exchanged_bytes)) + " per step " + link_text(nv, ib) + ".";
+    std::string s = "GPUs must exchange: " + join_and(parts) + "; " + format_counted(count, "exchange", "exchanges") + " of " +
+                    format_bytes(static_cast<double>(r.exchanged_bytes)) + " of tensors per step, putting " +
+                    format_bytes(r.wire_bytes) + " on the wires " + link_text(nv, ib) + ".";
     if (ib) s += " InfiniBand carries the " + join_and(on_ib) + ", because those GPUs sit in different nodes.";
     return s;
 }
@@ -204,7 +205,8 @@ std::string step_task_text(const SplitResult& r, const StepTask& t) {
             if (t.exchange < 0 || t.exchange >= static_cast<int>(r.exchanges.size())) return "exchanging";
             const Exchange& e = r.exchanges[static_cast<std::size_t>(t.exchange)];
             return std::string(exchange_op_name(e.op)) + " \xc2\xb7 " + e.what + " \xc2\xb7 " +
-                   format_bytes(static_cast<double>(e.bytes)) + " over " + std::string(link_type_label(e.link)) + mb;
+                   format_bytes(static_cast<double>(e.bytes)) + " tensor, " + format_bytes(wire_bytes(e)) + " on the wires over " +
+                   std::string(link_type_label(e.link)) + mb;
         }
         case StepTaskKind::idle:
             return r.degrees.pipeline > 1 ? "idle \xc2\xb7 waiting for a neighbouring stage (the bubble)"

@@ -166,6 +166,9 @@ struct Exchange {
     std::string what;         ///< "outputs of hidden 2", "gradients of all 7,280 parameters"
     Bytes total_bytes() const { return bytes * times; }
 };
+/// What one occurrence puts on the wires, every GPU's sends added up (Lesson 2's bytes_on_wires:
+/// a ring all-reduce of S among n GPUs sends 2(n-1)/n x S from each GPU; a send, its bytes).
+double wire_bytes(const Exchange& e);
 
 // [SECTION] One training step on the scheduler ----------------------------------------------------
 
@@ -216,7 +219,8 @@ struct SplitResult {
     std::vector<int> stage_first_layer;  ///< per stage: first network layer; stage s ends before s+1's
     std::vector<GpuHolding> gpus;
     std::vector<Exchange> exchanges;
-    Bytes exchanged_bytes = 0;           ///< sum of total_bytes()
+    Bytes exchanged_bytes = 0;           ///< sum of total_bytes(): the tensors exchanged
+    double wire_bytes = 0;               ///< what crosses the wires for them per step (wire_bytes x times)
     StepTimeline step;
     /// The ideal pipeline bubble, (p-1)/(m+p-1) of the step (Narayanan et al. 2021, eq. 1
     /// over the total); 0 without a pipeline. The timeline's own idle_fraction also counts
