@@ -226,3 +226,17 @@ TEST_CASE("a saved Lesson 3 state loads back, and a bad one changes nothing") {
     CHECK_THAT(csv, Catch::StartsWith("gpu,kind,layer,micro_batch,exchange,start_s,end_s\n"));
     CHECK_THAT(csv, Catch::Contains(",idle,") && Catch::Contains(",comm,") && Catch::Contains(",backward,"));
 }
+
+TEST_CASE("any change of a setting puts the run back to ready") {
+    test::Headless ui;
+    lessons::SplitPanel panel(ui.context());
+    panel.playback().play();
+    for (int i = 0; i < 10; ++i) ui.frame([&] { panel.draw(1.0f / 60.0f); });
+    REQUIRE(panel.playback().cursor() > 0);
+    core::SplitSetup s = panel.setup();
+    s.timing = core::SplitTiming::hardware;
+    panel.apply(s);
+    CHECK(panel.playback().cursor() == 0);
+    CHECK_FALSE(panel.playback().playing());
+    CHECK_THAT(panel.status(), Catch::Contains("timing=hardware"));
+}

@@ -109,6 +109,7 @@ void SplitPanel::apply(const core::SplitSetup& setup) {
     m_sources = setup.hardware.system.name + "\n" + setup.hardware.system.source + "\n" + setup.hardware.gpu.name + "\n" +
                 setup.hardware.gpu.source;
     recompute();
+    m_playback.reset();  // a new set-up is a new run: back to ready, nothing revealed or recorded yet
 }
 
 bool SplitPanel::choose_hardware(std::string_view system_id) {
