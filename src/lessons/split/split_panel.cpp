@@ -406,7 +406,12 @@ void SplitPanel::draw_scene() {
     const float step_h = line + static_cast<float>(gpus) * row_h + fs * 1.4f + spacing;
     const float readouts_h = big_h + line + spacing * 2;
     const float room = h - step_h - readouts_h - fs * 5.0f - spacing;
-    const float cards_h = std::max(fs * 4.0f, std::min(h * (h >= fs * 40.0f ? 0.31f : 0.27f), room));
+    // Each row of cards keeps room for its name, its place in the split and a small drawing (issue 16).
+    const float card_w_one_row = (ImGui::GetContentRegionAvail().x - fs * 0.4f * static_cast<float>(gpus - 1)) /
+                                 static_cast<float>(std::max(gpus, 1));
+    const float card_rows = gpus <= 4 || card_w_one_row >= fs * 4.5f ? 1.0f : 2.0f;
+    const float cards_min = card_rows * fs * 3.8f + (card_rows - 1.0f) * fs * 0.4f;
+    const float cards_h = std::max(cards_min, std::min(h * (h >= fs * 40.0f ? 0.31f : 0.27f), room));
     draw_gpus(cards_h);
     draw_step(row_h);
     draw_readouts();
