@@ -181,3 +181,18 @@ TEST_CASE("a layout the model cannot run is refused, naming the field") {
     z3.layout.zero_stage = 3;
     CHECK(field(z3) == "zero_stage");
 }
+
+TEST_CASE("a layout that does not fit is told the first single change that makes it fit") {
+    auto s = llama3_405b_as_trained();  // selective recompute: 116 GB of 80
+    REQUIRE_FALSE(core::memory_use(s).fits);
+    const auto change = core::change_to_fit(s);
+    REQUIRE(change);
+    // ZeRO 2 is tried first and saves too little; ZeRO 3 cannot run with a pipeline; full recompute fits.
+    CHECK(change->layout.recompute == core::Recompute::full);
+    CHECK(change->layout.zero_stage == 1);
+    CHECK(change->memory_bytes < 80e9);
+    CHECK_THAT(change->sentence, Catch::StartsWith("With full recompute it would fit") && Catch::Contains("TP 8 x CP 1 x PP 16"));
+    // Nothing on one GPU holds GPT-3 175B.
+    auto one = setup_for("gpt3-175b", "a100", 1, 1, 1, 1, 8);
+    CHECK_FALSE(core::change_to_fit(one));
+}
