@@ -25,6 +25,7 @@
 #include "app/monkey_driver.hpp"
 #include "app/startup.hpp"
 #include "app/window.hpp"
+#include "ui/text_measure.hpp"
 
 namespace m2m::app {
 
@@ -57,6 +58,7 @@ struct Loop {
     double first_frame_ms = -1;
     int exit_code = 0;
     std::string noted_seen, noted_printed;  // --log-state: the noted controls last frame, and as last printed
+    std::string measured_printed;           // --log-state: text_min_px and the lessons' measures, as last printed
     std::unique_ptr<MonkeyDriver> monkey;   // the soak test's random input (--monkey SEED)
 };
 
@@ -133,10 +135,24 @@ void draw_and_render(App& app, Loop& loop, int fb_w, int fb_h, float dt) {
 
 // [SECTION] reports -------------------------------------------------------------------------
 
+// --log-state's measured lines whenever they change: text_min_px (the smallest text this frame
+// drew, from its draw data) and what the lesson measured (e.g. neuron_radius_px).
+void log_measures(App& app, Loop& loop) {
+    char line[64];
+    std::snprintf(line, sizeof line, "text_min_px %.1f\n",
+                  static_cast<double>(ui::smallest_text_px(ImGui::GetDrawData(), ImGui::GetIO().Fonts)));
+    const std::string measured = line + app.shared.items.measure_lines();
+    if (measured == loop.measured_printed) return;
+    std::cout << measured << std::flush;
+    loop.measured_printed = measured;
+}
+
 // --log-state: the noted controls whenever they have moved or new ones show, once they have held
-// still for a frame (so a test clicks where they are, and a moving one never floods the log), and
-// the state line whenever it changes.
+// still for a frame (so a test clicks where they are, and a moving one never floods the log; the
+// lesson's picture is among them as "scene X0 Y0 X1 Y1"), the measures, and the state line
+// whenever it changes.
 void log_state(App& app, Loop& loop) {
+    log_measures(app, loop);
     std::string noted = app.shared.items.lines();
     if (loop.frame >= 2 && noted == loop.noted_seen && noted != loop.noted_printed) {
         std::cout << noted << std::flush;
@@ -144,9 +160,10 @@ void log_state(App& app, Loop& loop) {
         app.last_status.clear();  // the state line again, so the log still ends with one
     }
     loop.noted_seen = std::move(noted);
-    char view[96];
-    std::snprintf(view, sizeof view, " view: scale=%.2f presenter=%d theme=%s", app.shared.view.scale,
-                  app.shared.view.presenter ? 1 : 0, app.theme == ui::ThemeKind::dark ? "dark" : "projector");
+    char view[128];
+    std::snprintf(view, sizeof view, " view: scale=%.2f presenter=%d theme=%s controls=%s", app.shared.view.scale,
+                  app.shared.view.presenter ? 1 : 0, app.theme == ui::ThemeKind::dark ? "dark" : "projector",
+                  app.shared.view.controls_collapsed ? "folded" : "open");
     const std::string where = app.at_home ? "lessons=" + std::to_string(app.lessons.size()) + " selected=" +
                                                 std::string(app.lessons[static_cast<std::size_t>(app.home_pick)]->id())
                                           : app.lesson().status();

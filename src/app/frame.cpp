@@ -4,6 +4,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <string>
 
 #include "app/menus.hpp"
@@ -38,6 +39,17 @@ void draw_tabs(App& app) {
     ImGui::EndTabBar();
 }
 
+// Presenter view's one line: how to leave it (and find the keys), dim and right-aligned.
+void draw_presenter_hint(App& app) {
+    const char* hint = "H: leave presenter view  \xc2\xb7  ?: keys";
+    const float w = ImGui::CalcTextSize(hint).x;
+    ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - w));
+    ImGui::PushStyleColor(ImGuiCol_Text, app.shared.view.theme.text_dim);
+    ImGui::TextUnformatted(hint);
+    ImGui::PopStyleColor();
+    app.shared.items.note("presenter_hint");
+}
+
 void draw_intro(App& app) {
     if (app.at_home || app.shared.view.presenter || app.intro_hidden[app.current] || app.lesson().intro().empty()) return;
     ImGui::PushStyleColor(ImGuiCol_Text, app.shared.view.theme.text);
@@ -56,12 +68,19 @@ void draw_frame(App& app, float dt_s) {
     const ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos(ImVec2(0, 0));
     ImGui::SetNextWindowSize(io.DisplaySize);
+    // Presenter view: no menu bar, no lesson tabs, only the hint; the keyboard drives the rest.
+    const bool presenter = app.shared.view.presenter;
     ImGui::Begin("Math to Metal", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                     ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                     (presenter ? 0 : ImGuiWindowFlags_MenuBar) | ImGuiWindowFlags_NoBringToFrontOnFocus |
                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBackground);
-    draw_menu(app);
-    draw_tabs(app);
+    if (presenter) {
+        draw_presenter_hint(app);
+        app.select_tab = true;  // the tabs follow the lesson when they come back
+    } else {
+        draw_menu(app);
+        draw_tabs(app);
+    }
     if (app.at_home) {
         const int pick = lessons::draw_home(app.shared, app.lessons, app.home_pick);
         if (pick >= 0) app.go_to(static_cast<std::size_t>(pick));

@@ -95,6 +95,7 @@ void handle_keys(App& app) {
     if (app.at_home) home_keys(app, plain);
     else lesson_keys(app, plain);
     if (plain(GLFW_KEY_H)) app.shared.view.presenter = !app.shared.view.presenter;
+    if (plain(GLFW_KEY_C)) app.shared.view.controls_collapsed = !app.shared.view.controls_collapsed;
     for (int k = 0; k < 9; ++k)
         if (plain(GLFW_KEY_1 + k)) app.go_to(static_cast<std::size_t>(k));
     if (with(GLFW_KEY_SLASH, GLFW_MOD_SHIFT)) app.show_shortcuts = !app.show_shortcuts;

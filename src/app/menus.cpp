@@ -51,6 +51,8 @@ void view_menu(App& app) {
     if (ImGui::MenuItem("Actual size", "Ctrl 0")) zoom(app, 1.0f);
     ImGui::Separator();
     if (ImGui::MenuItem("Presenter view", "H", view.presenter)) view.presenter = !view.presenter;
+    if (ImGui::MenuItem("Control panel", "C", !view.controls_collapsed)) view.controls_collapsed = !view.controls_collapsed;
+    if (ImGui::MenuItem("Control panel: natural width", nullptr, false, view.controls_share != 1.0f)) view.controls_share = 1.0f;
     if (ImGui::MenuItem("Fullscreen", "F11", app.fullscreen)) set_fullscreen(app, !app.fullscreen);
     ImGui::EndMenu();
 }
@@ -123,7 +125,8 @@ void draw_shortcuts(App& app) {
         {"1 ... 4", "jump to a lesson"},    {"Home  or  0", "the home screen: every lesson"},
         {"Up / Down, Enter", "pick and open a lesson (home screen)"},
         {"Ctrl +  Ctrl -  Ctrl 0", "larger / smaller / actual size"},
-        {"H", "presenter view (hide the controls)"}, {"F11", "fullscreen"},
+        {"H", "presenter view: the scene and its readouts only"},
+        {"C", "fold / unfold the control panel (drag its edge to narrow it)"}, {"F11", "fullscreen"},
         {"Ctrl+E", "save a screenshot"},    {"?", "this help (Esc closes)"},       {"Ctrl+Q", "quit"},
     };
     if (ImGui::BeginTable("keys", 2)) {

@@ -28,11 +28,11 @@ CLI::Validator lesson_or_home() {
             if (v == "home" || std::find(known.begin(), known.end(), v) != known.end()) return {};
             return v + " not in {" + ids + "} or home";
         },
-        "{" + ids + "}", "lesson");
+        "{" + ids + "} or home", "lesson");
 }
 
 void add_run_flags(CLI::App& app, Options& o, std::string& size) {
-    app.add_option("--lesson", o.lesson, "lesson to open, or home: the list of lessons")->check(lesson_or_home());
+    app.add_option("--lesson", o.lesson, "the lesson to open (its id), or home: the page listing every lesson")->check(lesson_or_home());
     app.add_option("--size", size, "window size WxH, e.g. 1920x1080 (320x240 to 7680x4320)");
     app.add_option("--screenshot", o.screenshot, "save a PNG of the window to FILE, then exit");
     app.add_option("--frames", o.frames, "render N frames, then exit (with --screenshot: before saving)")
@@ -74,6 +74,9 @@ CLI::Option* add_test_flags(CLI::App& app, Options& o) {
                                   },
                                   "SEED"))
                               ->excludes("--bench-frames", "--screenshot");
+    app.add_flag("--bench-empty", o.bench_empty,
+                 "with --bench-frames: draw an empty frame (the app's fonts, no lesson), the baseline scripts/bench compares with")
+        ->needs("--bench-frames");
     app.add_option("--slow-frames", o.slow_frames_ms,
                    "make every frame take at least MS milliseconds, as on a slow machine (for tests)")
         ->check(CLI::Range(1, 1000));

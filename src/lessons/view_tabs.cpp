@@ -29,16 +29,75 @@ bool draw_view_tabs(ui::ItemRegistry& items, const ViewTabs& tabs, TabRequest& r
     return scale_shown;
 }
 
-void controls_beside_scene(const ui::View& view, const std::string& id, float controls_width,
+bool ScaleTab::draw(Context& ctx) {
+    if (ctx.view.presenter) {  // no tabs in presenter view: the view chosen (or asked for) stays
+        if (m_select != TabRequest::none) m_open = m_select == TabRequest::scale;
+        m_select = TabRequest::none;
+        return m_open;
+    }
+    return m_open = draw_view_tabs(ctx.items, m_tabs, m_select);
+}
+
+namespace {
+
+// The handle between the two panes: dragging it sets the control pane's share of its natural width.
+void controls_splitter(ui::View& view, float natural_width, float height) {
+    const float w = std::max(4.0f, ImGui::GetFontSize() * 0.35f);
+    ImGui::InvisibleButton("##controls_splitter", ImVec2(w, height));
+    const bool hot = ImGui::IsItemHovered() || ImGui::IsItemActive();
+    if (hot) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+    if (ImGui::IsItemActive() && natural_width > 0)
+        view.controls_share = std::clamp(view.controls_share + ImGui::GetIO().MouseDelta.x / natural_width,
+                                         ui::View::min_controls_share, ui::View::max_controls_share);
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    const float x = (a.x + b.x) * 0.5f;
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), hot ? view.theme.text_dim : view.theme.grid,
+                                        hot ? 3.0f : 1.0f);
+}
+
+// The folded control pane: one thin button down the left edge that opens it again.
+void collapsed_controls(Context& ctx, float height) {
+    ImGui::PushStyleVar(ImGuiStyleVar_ButtonTextAlign, ImVec2(0.5f, 0.0f));
+    if (ImGui::Button("\xc2\xbb##controls_expand", ImVec2(ImGui::GetFrameHeight(), height))) ctx.view.controls_collapsed = false;
+    ImGui::PopStyleVar();
+    ctx.items.note("controls_expand");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show the controls (C)");
+}
+
+}  // namespace
+
+void controls_beside_scene(Context& ctx, const std::string& id, float controls_width,
                            const std::function<void()>& controls, const std::function<void()>& scene,
-                           ImGuiWindowFlags scene_flags) {
-    if (!view.presenter) {  // presenter mode: only the scene and the readouts
-        ImGui::BeginChild((id + "_controls").c_str(), ImVec2(controls_width, 0), true);
+                           ImGuiWindowFlags scene_flags, const std::function<void()>& presenter_strip) {
+    ui::View& view = ctx.view;
+    const float height = ImGui::GetContentRegionAvail().y;
+    if (!view.presenter && view.controls_collapsed) {
+        collapsed_controls(ctx, height);
+        ImGui::SameLine();
+    } else if (!view.presenter) {
+        // The scene keeps the largest share: the panel's natural width is at most a third of the
+        // row (what a projector's 1024 px at 1.5x leaves it), then the student's share of that,
+        // up to 60% of the row.
+        const float natural = std::min(controls_width, ImGui::GetContentRegionAvail().x / 3.0f);
+        const float share = std::clamp(view.controls_share, ui::View::min_controls_share, ui::View::max_controls_share);
+        const float width = std::min(natural * share, ImGui::GetContentRegionAvail().x * 0.6f);
+        ImGui::BeginChild((id + "_controls").c_str(), ImVec2(width, 0), true);
         controls();
         ImGui::EndChild();
-        ImGui::SameLine();
+        ctx.items.note("controls");
+        ImGui::SameLine(0, 0);
+        controls_splitter(view, natural, height);
+        ImGui::SameLine(0, 0);
     }
+    const ImVec2 at = ImGui::GetCursorScreenPos(), room = ImGui::GetContentRegionAvail();
+    ctx.items.set("scene", ImVec4(at.x, at.y, at.x + room.x, at.y + room.y));
     ImGui::BeginChild((id + "_scene").c_str(), ImVec2(0, 0), false, scene_flags);
+    if (view.presenter && presenter_strip) {
+        presenter_strip();
+        ImGui::Separator();
+        const ImVec2 p = ImGui::GetCursorScreenPos();  // the scene starts under the strip
+        ctx.items.set("scene", ImVec4(p.x, p.y, at.x + room.x, at.y + room.y));
+    }
     scene();
     ImGui::EndChild();
 }

@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 
+#include "lessons/context.hpp"
 #include "ui/item_registry.hpp"
 #include "ui/view.hpp"
 
@@ -32,8 +33,8 @@ class ScaleTab {
 public:
     explicit ScaleTab(const ViewTabs& tabs) : m_tabs(tabs) {}
     /// Draws the two tabs; true while the real-scale one is shown (the view then draws the
-    /// whole lesson area).
-    bool draw(ui::ItemRegistry& items) { return m_open = draw_view_tabs(items, m_tabs, m_select); }
+    /// whole lesson area). In presenter view the tabs are left out and the choice stands.
+    bool draw(Context& ctx);
     /// Selects the real-scale tab (true) or the lesson's own (false) from the next frame on.
     void open(bool on) { m_select = on ? TabRequest::scale : TabRequest::own; }
     bool is_open() const { return m_open; }
@@ -47,12 +48,25 @@ private:
     bool m_open = false;
 };
 
-/// The controls in a bordered pane `controls_width` wide on the left (left out in presenter
-/// mode) and the scene beside it, with `scene_flags`: child windows "<id>_controls" and
-/// "<id>_scene". The default pads the scene, so no letter touches the edge it is clipped at.
-void controls_beside_scene(const ui::View& view, const std::string& id, float controls_width,
+/// The layout rule every lesson follows: the scene takes the window, the controls sit in a
+/// bordered pane on the left, `controls_width` wide (at most a third of the row) times the student's
+/// View::controls_share
+/// (a drag handle between the two panes sets it), folded to a thin strip while
+/// View::controls_collapsed (key C), and left out in presenter view. Child windows
+/// "<id>_controls" and "<id>_scene" (`scene_flags`; the default pads the scene, so no letter
+/// touches the edge it is clipped at).
+///
+/// The scene's rectangle is set as "scene" in ctx.items before `scene` runs (what --log-state
+/// prints and the layout tests measure); a panel whose picture is smaller sets its own
+/// (ctx.items.set("scene", ...)) inside `scene`, and the later one wins. Figures a lesson
+/// measures go in with ctx.items.measure(name, value), e.g. Lesson 1's "neuron_radius_px".
+///
+/// `presenter_strip`, when given, draws in presenter view as one compact row above the scene:
+/// the few controls a teacher needs there (the Predict box, a strategy choice).
+void controls_beside_scene(Context& ctx, const std::string& id, float controls_width,
                            const std::function<void()>& controls, const std::function<void()>& scene,
-                           ImGuiWindowFlags scene_flags = ImGuiWindowFlags_AlwaysUseWindowPadding);
+                           ImGuiWindowFlags scene_flags = ImGuiWindowFlags_AlwaysUseWindowPadding,
+                           const std::function<void()>& presenter_strip = {});
 /// The controls pane's width: `em` font sizes, but at most `share` of the width available.
 float controls_width(float em, float share);
 

@@ -10,7 +10,11 @@
 namespace m2m::ui {
 
 struct View {
-    bool presenter = false;  ///< H: hide the controls, keep the scene and the readouts
+    bool presenter = false;  ///< H: hide the menus, tabs and controls; keep the scene and the readouts
+    bool controls_collapsed = false;  ///< C: the lesson's control panel folded to a thin strip
+    float controls_share = 1.0f;      ///< the control panel's width as a share of its natural one (dragged)
+    static constexpr float min_controls_share = 0.5f;
+    static constexpr float max_controls_share = 1.6f;
     float scale = 1.0f;      ///< 1.0 to 3.0; fonts are rebuilt at this size
     Theme theme = make_theme(ThemeKind::dark);
     /// The app's renderer for fill_opaque (a draw callback that clears the command's clip

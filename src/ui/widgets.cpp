@@ -77,7 +77,16 @@ LabelFit fit_label(const char* label, float share) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(label, end);
     ImGui::PopTextWrapPos();
-    return {std::string("##") + label, avail};
+    return {std::string("##") + label, avail, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()};
+}
+
+void label_focuses_field(const LabelFit& fit) {
+    if (ImGui::IsItemActive() || !ImGui::IsMouseClicked(ImGuiMouseButton_Left)) return;
+    // ImGui's own label beside a field is inside the field's item rectangle, but only the frame
+    // takes a click; the label above is an item of its own.
+    const bool beside = ImGui::IsMouseHoveringRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    const bool above = fit.above_max.x > fit.above_min.x && ImGui::IsMouseHoveringRect(fit.above_min, fit.above_max);
+    if (beside || above) ImGui::SetKeyboardFocusHere(-1);
 }
 
 // [SECTION] markers, tooltips, text ---------------------------------------------------------
@@ -101,6 +110,14 @@ void text_wrapped_coloured(ImU32 colour, const std::string& text) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
     ImGui::TextWrapped("%s", text.c_str());
     ImGui::PopStyleColor();
+}
+
+bool why(const char* id, const std::string& text, ImU32 colour) {
+    ImGui::PushID(id);
+    const bool open = ImGui::TreeNodeEx("Why?", ImGuiTreeNodeFlags_NoTreePushOnOpen);
+    ImGui::PopID();
+    if (open) text_wrapped_coloured(colour, text);
+    return open;
 }
 
 // [SECTION] playback and time bars ----------------------------------------------------------

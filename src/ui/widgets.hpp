@@ -39,8 +39,15 @@ float button_width(const char* label);
 struct LabelFit {
     std::string label;
     float width;
+    ImVec2 above_min{0, 0}, above_max{0, 0};  ///< where the label went when drawn above; empty if beside
 };
 LabelFit fit_label(const char* label, float share);
+
+/// Call right after a text field laid out with fit_label: a click on its label (beside it, where
+/// ImGui draws it, or above it) puts the keyboard in the field, as a form's label does. What the
+/// student types next goes there: a "3" typed after clicking the guess box's label is a guess,
+/// not a jump to Lesson 3 (shortcuts are off while a field has the keyboard).
+void label_focuses_field(const LabelFit& fit);
 
 /// A small "(sources)" marker; hovering shows `text` (every figure and where it is from).
 /// It goes beside the item before it when it fits there, or where `place` says.
@@ -52,6 +59,10 @@ void tooltip_wrapped(const char* text, float width_em);
 
 /// Wrapped text in a colour.
 void text_wrapped_coloured(ImU32 colour, const std::string& text);
+
+/// A folded "Why?" line: the longer explanation a moment may need, wrapped in `colour` once the
+/// student opens it (ImGui keeps each `id`'s open state). Returns true while it is open.
+bool why(const char* id, const std::string& text, ImU32 colour);
 
 /// The standard playback row: Run/Pause, Step, Reset and the speed slider (Run and Reset are
 /// noted in `items` as "run_button" and "reset_button"). Returns true when the user changed anything.

@@ -176,7 +176,7 @@ void LayerRunPanel::draw(float dt_s) {
     if (m_playback.finished() && m_playback.cursor() > 0) record_layer_run(m_ctx.run_log, m_setup, m_result);
     if (m_real_scale.draw(m_ctx)) return;  // the "Real scale" tab drew the whole lesson area
     controls_beside_scene(
-        m_ctx.view, std::string(id()), controls_width(21.0f, 0.36f), [this] { draw_controls(); },
+        m_ctx, std::string(id()), controls_width(21.0f, 0.36f), [this] { draw_controls(); },
         [this] {
             if (m_measure.showing()) m_measure.draw_scene(m_ctx);
             else draw_scene(ImGui::GetContentRegionAvail().y);
@@ -238,6 +238,7 @@ void LayerRunPanel::draw_controls() {
     const ui::LabelFit guess_label = ui::fit_label("\xc3\x97 sooner on the GPU?", 0.4f);
     ImGui::SetNextItemWidth(guess_label.width);
     ImGui::InputFloat(guess_label.label.c_str(), &m_guess, 0, 0, m_guess > 0 ? "%.3g" : "your guess");
+    ui::label_focuses_field(guess_label);
     m_guess = std::clamp(m_guess, 0.0f, 1e9f);
     m_ctx.items.note("guess_box");
 

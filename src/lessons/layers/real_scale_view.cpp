@@ -170,9 +170,9 @@ void RealScaleView::apply(const Settings& s) {
 // [SECTION] tab and controls ----------------------------------------------------------------
 
 bool RealScaleView::draw(Context& ctx) {
-    if (!m_tab.draw(ctx.items)) return false;
+    if (!m_tab.draw(ctx)) return false;
     if (m_computations == 0) apply(m_settings);  // first shown: ask the core once
-    controls_beside_scene(ctx.view, "real_scale", controls_width(21.0f, 0.36f), [&] { draw_controls(ctx); },
+    controls_beside_scene(ctx, "real_scale", controls_width(21.0f, 0.36f), [&] { draw_controls(ctx); },
                           [&] { draw_scene(ctx); });
     return true;
 }

@@ -258,7 +258,7 @@ void RackPanel::draw(float dt_s) {
     // The scene is laid out to fit; when a small window cannot hold the words under the drawing,
     // the mouse wheel reaches them (no scrollbar, so the width and the wrapping stay put).
     controls_beside_scene(
-        m_ctx.view, std::string(id()), controls_width(21.0f, 0.36f), [this] { draw_controls(); },
+        m_ctx, std::string(id()), controls_width(21.0f, 0.36f), [this] { draw_controls(); },
         [this] {
             draw_scene();
             m_scene_scrolls = ImGui::GetScrollMaxY() > 0;
@@ -405,6 +405,7 @@ void RackPanel::draw_predict() {
     ImGui::SetNextItemWidth(times_label.width);
     if (ImGui::InputFloat(times_label.label.c_str(), &times, 0, 0, times > 0 ? "%.3g" : "your guess"))
         m_guess.times = std::clamp(static_cast<double>(times), 0.0, 1e6);
+    ui::label_focuses_field(times_label);
     m_ctx.items.note("guess_times");
     ImGui::TreePop();
 }
@@ -515,19 +516,11 @@ void RackPanel::draw_readouts() {
                  {"SLOWEST LINK", s.slowest, m_ctx.view.theme.link(m_collective.slowest)},
                  {"STEPS", s.steps, th.text}};
     }
-    // Drop readouts from the right until the row fits (the last ones are repeated below the drawing).
+    // A readout that does not fit beside the one before wraps onto the next row: none is dropped.
     ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : ImGui::GetFont();
-    float total = 0;
-    std::size_t fit = 0;
-    for (const Item& it : items) {
-        const float value_w = big->CalcTextSizeA(big->FontSize, FLT_MAX, 0.0f, it.value.c_str()).x;
-        const float w = std::max(ImGui::CalcTextSize(it.label).x, value_w);
-        if (total + w > ImGui::GetContentRegionAvail().x) break;
-        total += w + gap;
-        ++fit;
-    }
-    for (std::size_t i = 0; i < fit; ++i) {
-        if (i > 0) ImGui::SameLine(0, gap);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const float value_w = big->CalcTextSizeA(big->FontSize, FLT_MAX, 0.0f, items[i].value.c_str()).x;
+        if (i > 0) ui::same_line_if_fits(std::max(ImGui::CalcTextSize(items[i].label).x, value_w), gap);
         ui::readout(m_ctx.view.theme, items[i].label, items[i].value, items[i].colour);
         if (i == 0) m_ctx.items.note("readout_first");
     }

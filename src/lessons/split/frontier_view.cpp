@@ -333,9 +333,9 @@ bool FrontierView::apply_search_row(std::size_t i) {
 // [SECTION] tab and controls ----------------------------------------------------------------
 
 bool FrontierView::draw(Context& ctx) {
-    if (!m_tab.draw(ctx.items)) return false;
+    if (!m_tab.draw(ctx)) return false;
     if (m_coloured_for != ctx.view.theme.kind) recolour(ctx.view.theme);
-    controls_beside_scene(ctx.view, "frontier", controls_width(20.0f, 0.3f), [&] { draw_controls(ctx); },
+    controls_beside_scene(ctx, "frontier", controls_width(20.0f, 0.3f), [&] { draw_controls(ctx); },
                           [&] { draw_scene(ctx); });
     return true;
 }

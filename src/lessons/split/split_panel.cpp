@@ -259,7 +259,7 @@ void SplitPanel::draw(float dt_s) {
                                          static_cast<double>(m_result.exchanged_bytes)});
     if (m_ctx.view.theme.kind != m_theme_kind) refresh_colours();  // the theme changed since the last result
     if (m_frontier.draw(m_ctx)) return;  // the "Frontier scale" tab drew the whole lesson area
-    controls_beside_scene(m_ctx.view, std::string(id()), controls_width(21.0f, 0.33f), [this] { draw_controls(); },
+    controls_beside_scene(m_ctx, std::string(id()), controls_width(21.0f, 0.33f), [this] { draw_controls(); },
                           [this] { draw_scene(); }, ImGuiWindowFlags_NoScrollbar);
 }
 
