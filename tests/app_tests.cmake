@@ -6,6 +6,7 @@ add_executable(test_ui
   ui/test_home_screen.cpp
   ui/test_classroom.cpp
   ui/test_no_clipping.cpp
+  ui/test_layout.cpp
   ui/test_layer_panel.cpp
   ui/test_real_scale_view.cpp
   measure/test_measure_view.cpp
@@ -69,6 +70,8 @@ add_test(NAME "app: an instructor walks every lesson by keyboard at 1280x720"
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_classroom.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS} 1280x720)
 add_test(NAME "app: an instructor walks every lesson by keyboard at 1024x768"
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_classroom.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS} 1024x768)
+add_test(NAME "app: C folds the control panel and H enters presenter view, and the scene grows each time"
+  COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_presenter.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS} layers)
 
 # The classroom: the home screen, predict-then-reveal, and the walk through every lesson.
 add_test(NAME "app: the home screen opens first, a click opens a lesson, and Home comes back"

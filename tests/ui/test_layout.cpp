@@ -1,0 +1,137 @@
+// The layout rule, measured headless as issue 16 asks: at a projector's 1024x768 in the projector
+// theme at 1.5x, each lesson's scene (what it sets as "scene" in the item registry, the skeleton's
+// scene pane by default) covers at least half of the window, and three quarters in presenter view;
+// no text is drawn below 14 px times the UI scale; folding the controls grows the scene. The
+// app's own rows above the lesson (menu bar and lesson tabs, or presenter view's one-line hint)
+// are reserved first, at the height ImGui gives them, so the share is the window's, not the
+// lesson area's. One test case per lesson, so a lesson that slips is named.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <string>
+
+#include "headless.hpp"
+#include "lessons/catalog.hpp"
+#include "ui/fonts.hpp"
+#include "ui/text_measure.hpp"
+#include "ui/view.hpp"
+
+using namespace m2m;
+
+namespace {
+
+struct Measured {
+    float scene_share = 0;  // the scene's area over the window's
+    float scene_w = 0;
+    float text_min_px = 0;  // the smallest text the frame drew
+};
+
+// The rows the app draws above a lesson: the menu bar and the lesson tabs, or in presenter view
+// the hint line (app/frame.cpp).
+float app_rows_height(bool presenter) {
+    const ImGuiStyle& s = ImGui::GetStyle();
+    if (presenter) return ImGui::GetTextLineHeight() + s.ItemSpacing.y;
+    return ImGui::GetFrameHeight() + (ImGui::GetFrameHeight() + s.ItemSpacing.y);
+}
+
+struct Room {
+    test::Headless ui;
+    std::vector<std::unique_ptr<lessons::Lesson>> lessons;
+    Room(float w, float h, float scale, ui::ThemeKind theme) : ui(w, h, scale) {
+        ui::apply_theme(ui.context().view, theme, scale);
+        lessons = lessons::make_lessons(ui.context());
+    }
+    lessons::Lesson& find(const std::string& id) {
+        for (auto& l : lessons)
+            if (l->id() == id) return *l;
+        FAIL("no lesson " << id);
+        throw;
+    }
+    Measured measure(const std::string& id, int frames = 4) {
+        lessons::Lesson& lesson = find(id);
+        const bool presenter = ui.context().view.presenter;
+        for (int i = 0; i < frames; ++i)
+            ui.frame([&] {
+                ImGui::Dummy(ImVec2(1, app_rows_height(presenter) - ImGui::GetStyle().ItemSpacing.y));
+                lesson.draw(1.0f / 60.0f);
+            });
+        const auto scene = ui.context().items.rect("scene");  // none in Explain it back: no picture
+        const ImVec2 d = ImGui::GetIO().DisplaySize;
+        Measured m;
+        if (scene) {
+            m.scene_w = scene->z - scene->x;
+            m.scene_share = m.scene_w * (scene->w - scene->y) / (d.x * d.y);
+        }
+        m.text_min_px = ui::smallest_text_px(ImGui::GetDrawData(), ImGui::GetIO().Fonts);
+        return m;
+    }
+};
+
+void scene_covers_the_window(const std::string& id) {
+    Room room(1024, 768, 1.5f, ui::ThemeKind::projector);
+    const Measured plain = room.measure(id);
+    REQUIRE(plain.scene_w > 0);
+    INFO(id << ": the scene covers " << plain.scene_share * 100 << "% of 1024x768 at 1.5x");
+    CHECK(plain.scene_share >= 0.50f);
+    room.ui.context().view.presenter = true;
+    const Measured presenter = room.measure(id);
+    INFO("and " << presenter.scene_share * 100 << "% in presenter view");
+    CHECK(presenter.scene_share >= 0.75f);
+    CHECK(presenter.scene_share > plain.scene_share);
+}
+
+void text_is_large_enough(const std::string& id) {
+    for (float scale : {1.0f, 1.5f, 2.0f}) {
+        Room room(scale == 1.0f ? 1920.0f : 1024.0f, scale == 1.0f ? 1080.0f : 768.0f, scale, ui::ThemeKind::projector);
+        const Measured m = room.measure(id);
+        INFO(id << " at scale " << scale << ": smallest text " << m.text_min_px << " px");
+        CHECK(m.text_min_px > 0);
+        CHECK(m.text_min_px >= 14.0f * scale - 0.5f);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("the text measure finds the size text was drawn at, in widgets and in direct AddText calls") {
+    test::Headless ui(800, 600, 1.0f);
+    ui.frame([] { ImGui::TextUnformatted("body text"); });
+    CHECK(ui::smallest_text_px(ImGui::GetDrawData(), ImGui::GetIO().Fonts) == Approx(ui::base_font_px).margin(0.2));
+    ui.frame([] {
+        ImGui::TextUnformatted("body text");
+        ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), 9.0f, ImGui::GetCursorScreenPos(), IM_COL32_WHITE, "tiny");
+    });
+    CHECK(ui::smallest_text_px(ImGui::GetDrawData(), ImGui::GetIO().Fonts) == Approx(9.0).margin(0.2));
+    ui.frame([] { ImGui::Dummy(ImVec2(10, 10)); });
+    CHECK(ui::smallest_text_px(ImGui::GetDrawData(), ImGui::GetIO().Fonts) == 0);
+}
+
+TEST_CASE("Lesson 1's scene covers half the projector window at 1.5x, three quarters in presenter view") {
+    scene_covers_the_window("layers");
+}
+TEST_CASE("Lesson 2's scene covers half the projector window at 1.5x, three quarters in presenter view") {
+    scene_covers_the_window("rack");
+}
+TEST_CASE("Lesson 3's scene covers half the projector window at 1.5x, three quarters in presenter view") {
+    scene_covers_the_window("split");
+}
+
+TEST_CASE("Lesson 1 draws no text below 14 px times the UI scale") { text_is_large_enough("layers"); }
+TEST_CASE("Lesson 2 draws no text below 14 px times the UI scale") { text_is_large_enough("rack"); }
+TEST_CASE("Lesson 3 draws no text below 14 px times the UI scale") { text_is_large_enough("split"); }
+TEST_CASE("Explain it back draws no text below 14 px times the UI scale") { text_is_large_enough("explain"); }
+
+TEST_CASE("folding the control panel, or narrowing it, gives the scene the room") {
+    for (const char* id : {"layers", "rack", "split"}) {
+        Room room(1024, 768, 1.5f, ui::ThemeKind::projector);
+        const Measured open = room.measure(id);
+        room.ui.context().view.controls_share = ui::View::min_controls_share;
+        const Measured narrow = room.measure(id);
+        room.ui.context().view.controls_collapsed = true;
+        const Measured folded = room.measure(id);
+        INFO(id << ": scene " << open.scene_w << " px wide, " << narrow.scene_w << " narrowed, " << folded.scene_w << " folded");
+        CHECK(narrow.scene_w > open.scene_w);
+        CHECK(folded.scene_w > narrow.scene_w);
+        CHECK(folded.scene_w >= 1024.0f - ImGui::GetFrameHeight() * 3);
+        CHECK(room.ui.context().items.rect("controls_expand").has_value());
+    }
+}
