@@ -115,7 +115,14 @@ void draw_and_render(App& app, Loop& loop, int fb_w, int fb_h, float dt) {
     if (io.InputQueueCharacters.Size > 0 || io.MouseDown[0] || ImGui::IsAnyItemActive()) loop.busy_until = loop.now_s + 0.5;
     handle_keys(app);
     app.shared.items.clear();  // the registry holds what this frame draws, nothing older
-    draw_frame(app, dt);
+    if (app.options.bench_empty) {  // the baseline: one full-window ImGui window with nothing in it
+        ImGui::SetNextWindowPos(ImVec2(0, 0));
+        ImGui::SetNextWindowSize(io.DisplaySize);
+        ImGui::Begin("empty", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBackground);
+        ImGui::End();
+    } else {
+        draw_frame(app, dt);
+    }
     ImGui::Render();
     // The main window draws no background (a full-screen blended quad costs a whole
     // pass under software GL); the clear paints the same colour for free.

@@ -28,6 +28,7 @@ struct Options {
     unsigned cpu_cores = 0, gpu_cores = 0;
     bool monkey = false;              ///< the soak test: random input from a seed (src/app/monkey.hpp)
     std::uint64_t monkey_seed = 0;
+    bool bench_empty = false;         ///< with bench_frames: an empty ImGui frame (the fonts, no lesson), the baseline
     int slow_frames_ms = 0;           ///< every frame takes at least this long: a slow machine, for tests
 };
 
