@@ -4,6 +4,8 @@
 // [SECTION] playback and time bars   [SECTION] log-log plot
 #include "ui/widgets.hpp"
 
+#include <imgui_internal.h>  // ActivateItem: a click on a label gives its field the keyboard
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -86,7 +88,11 @@ void label_focuses_field(const LabelFit& fit) {
     // takes a click; the label above is an item of its own.
     const bool beside = ImGui::IsMouseHoveringRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
     const bool above = fit.above_max.x > fit.above_min.x && ImGui::IsMouseHoveringRect(fit.above_min, fit.above_max);
-    if (beside || above) ImGui::SetKeyboardFocusHere(-1);
+    if (!beside && !above) return;
+    // SetKeyboardFocusHere(-1) does not reach a text field in ImGui 1.86; activating the item
+    // by its id with a preference for text input does (as Tab or Enter on it would).
+    ImGui::ActivateItem(ImGui::GetItemID());
+    GImGui->NavNextActivateFlags = ImGuiActivateFlags_PreferInput;
 }
 
 // [SECTION] markers, tooltips, text ---------------------------------------------------------

@@ -7,6 +7,7 @@
 // lesson area's. One test case per lesson, so a lesson that slips is named.
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -134,4 +135,39 @@ TEST_CASE("folding the control panel, or narrowing it, gives the scene the room"
         CHECK(folded.scene_w >= 1024.0f - ImGui::GetFrameHeight() * 3);
         CHECK(room.ui.context().items.rect("controls_expand").has_value());
     }
+}
+
+namespace {
+
+// Clicks at `at` (press on one frame, release on the next) while `draw` runs.
+void click(test::Headless& ui, ImVec2 at, const std::function<void()>& draw) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = at;
+    ui.frame(draw);
+    io.MouseDown[0] = true;
+    ui.frame(draw);
+    io.MouseDown[0] = false;
+    ui.frame(draw);
+    ui.frame(draw);
+}
+
+void label_click_gives_the_field_the_keyboard(const std::string& id, const char* field) {
+    Room room(1920, 1080, 1.0f, ui::ThemeKind::dark);
+    lessons::Lesson& lesson = room.find(id);
+    auto draw = [&] { lesson.draw(1.0f / 60.0f); };
+    for (int i = 0; i < 3; ++i) room.ui.frame(draw);
+    const auto box = room.ui.context().items.rect(field);
+    REQUIRE(box.has_value());
+    CHECK_FALSE(ImGui::GetIO().WantTextInput);
+    // The item's last few pixels on the right are its label: ImGui draws it beside the frame.
+    const ImVec2 label(box->z - 4, (box->y + box->w) / 2);
+    click(room.ui, label, draw);
+    INFO(id << ": clicked the label of " << field << " at " << label.x << ", " << label.y);
+    CHECK(ImGui::GetIO().WantTextInput);  // the app's shortcuts, digits included, are off
+}
+
+}  // namespace
+
+TEST_CASE("a click on Lesson 1's guess label puts the keyboard in the guess box, so a digit typed next is no lesson switch") {
+    label_click_gives_the_field_the_keyboard("layers", "guess_box");
 }
