@@ -75,10 +75,8 @@ void controls_beside_scene(Context& ctx, const std::string& id, float controls_w
         collapsed_controls(ctx, height);
         ImGui::SameLine();
     } else if (!view.presenter) {
-        // The scene keeps the largest share: the panel's natural width is at most a third of the
-        // row (what a projector's 1024 px at 1.5x leaves it), then the student's share of that,
-        // up to 60% of the row.
-        const float natural = std::min(controls_width, ImGui::GetContentRegionAvail().x / 3.0f);
+        // The panel's natural width is the lesson's; the student's share of it, up to 60% of the row.
+        const float natural = controls_width;
         const float share = std::clamp(view.controls_share, ui::View::min_controls_share, ui::View::max_controls_share);
         const float width = std::min(natural * share, ImGui::GetContentRegionAvail().x * 0.6f);
         ImGui::BeginChild((id + "_controls").c_str(), ImVec2(width, 0), true);

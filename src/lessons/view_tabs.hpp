@@ -49,8 +49,7 @@ private:
 };
 
 /// The layout rule every lesson follows: the scene takes the window, the controls sit in a
-/// bordered pane on the left, `controls_width` wide (at most a third of the row) times the student's
-/// View::controls_share
+/// bordered pane on the left, `controls_width` wide times the student's View::controls_share
 /// (a drag handle between the two panes sets it), folded to a thin strip while
 /// View::controls_collapsed (key C), and left out in presenter view. Child windows
 /// "<id>_controls" and "<id>_scene" (`scene_flags`; the default pads the scene, so no letter
