@@ -121,3 +121,35 @@ TEST_CASE("no text is clipped in any lesson at 1024x768 and scale 1.5") {
         }
     }
 }
+
+namespace {
+
+// Each lesson as it opens, mid-run and in presenter view at 1024x768 and the largest common
+// projector scale, 2.0.
+void nothing_clipped_at_2x(const std::string& id) {
+    test::Headless ui(1024, 768, 2.0f);
+    ui.ignore_window("##answer");
+    auto lessons = lessons::make_lessons(ui.context());
+    for (auto& lesson : lessons) {
+        if (lesson->id() != id) continue;
+        auto draw = [&] { lesson->draw(1.0f / 60.0f); };
+        frames(ui, draw);
+        INFO(id << " as it opens at 2.0: " << ui.clipped_text());
+        CHECK(ui.clipped().empty());
+        lesson->playback().play();
+        frames(ui, draw, 20);
+        INFO(id << " mid-run at 2.0: " << ui.clipped_text());
+        CHECK(ui.clipped().empty());
+        ui.context().view.presenter = true;
+        frames(ui, draw);
+        INFO(id << " in presenter view at 2.0: " << ui.clipped_text());
+        CHECK(ui.clipped().empty());
+    }
+}
+
+}  // namespace
+
+TEST_CASE("no text is clipped in Lesson 1 at 1024x768 and scale 2.0") { nothing_clipped_at_2x("layers"); }
+TEST_CASE("no text is clipped in Lesson 2 at 1024x768 and scale 2.0") { nothing_clipped_at_2x("rack"); }
+TEST_CASE("no text is clipped in Lesson 3 at 1024x768 and scale 2.0") { nothing_clipped_at_2x("split"); }
+TEST_CASE("no text is clipped in Explain it back at 1024x768 and scale 2.0") { nothing_clipped_at_2x("explain"); }
