@@ -50,13 +50,26 @@ void draw_presenter_hint(App& app) {
     app.shared.items.note("presenter_hint");
 }
 
+// The lesson's opening words, until "Got it". Where they would take more than two lines (a
+// projector at 1.5x), the first sentence shows and "More" opens the rest: the scene keeps the room.
 void draw_intro(App& app) {
     if (app.at_home || app.shared.view.presenter || app.intro_hidden[app.current] || app.lesson().intro().empty()) return;
+    const std::string intro(app.lesson().intro());
+    const float wrap = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("Got it  More").x - ImGui::GetFontSize() * 3;
+    const bool long_intro = ImGui::CalcTextSize(intro.c_str(), nullptr, false, wrap).y > ImGui::GetTextLineHeight() * 2.5f;
+    bool& more = *ImGui::GetStateStorage()->GetBoolRef(ImGui::GetID("intro_more"), false);
+    const std::size_t stop = intro.find(". ");
+    const std::string shown = long_intro && !more && stop != std::string::npos ? intro.substr(0, stop + 1) + " \xe2\x80\xa6" : intro;
     ImGui::PushStyleColor(ImGuiCol_Text, app.shared.view.theme.text);
-    ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("Got it").x - ImGui::GetFontSize() * 2);
-    ImGui::TextUnformatted(std::string(app.lesson().intro()).c_str());
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
+    ImGui::TextUnformatted(shown.c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
+    if (long_intro) {
+        ImGui::SameLine();
+        if (ImGui::SmallButton(more ? "Less" : "More")) more = !more;
+        app.shared.items.note("intro_more");
+    }
     ImGui::SameLine();
     if (ImGui::SmallButton("Got it")) app.intro_hidden[app.current] = true;
     app.shared.items.note("intro_close");
