@@ -12,7 +12,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cfloat>
 #include <cmath>
+#include <iterator>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -60,7 +62,24 @@ struct Loop {
     std::string noted_seen, noted_printed;  // --log-state: the noted controls last frame, and as last printed
     std::string measured_printed;           // --log-state: text_min_px and the lessons' measures, as last printed
     std::unique_ptr<MonkeyDriver> monkey;   // the soak test's random input (--monkey SEED)
+    bool pointer_seen = false, pointer_moved = false;
+    ImVec2 first_pointer{0, 0};  // where the pointer was at the first frame, until it moves
 };
+
+// Until the pointer first moves or clicks, ImGui is told it is nowhere: a pointer that merely
+// rests where the window opened (the screen's centre under Xvfb, or a projector's) must not
+// open a tooltip over the scene by itself. Once it moves, hovering works as always.
+void gate_resting_pointer(Loop& loop) {
+    ImGuiIO& io = ImGui::GetIO();
+    if (loop.pointer_moved) return;
+    const bool pressed = std::any_of(std::begin(io.MouseDown), std::end(io.MouseDown), [](bool d) { return d; });
+    if (!loop.pointer_seen) loop.first_pointer = io.MousePos, loop.pointer_seen = true;
+    if (pressed || io.MousePos.x != loop.first_pointer.x || io.MousePos.y != loop.first_pointer.y) {
+        loop.pointer_moved = true;
+        return;
+    }
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+}
 
 Loop make_loop(App& app) {
     const Options& o = app.options;
@@ -110,6 +129,7 @@ void draw_and_render(App& app, Loop& loop, int fb_w, int fb_h, float dt) {
     ImGui_ImplOpenGL3_NewFrame();
     deliver_input(app);
     ImGui_ImplGlfw_NewFrame();
+    gate_resting_pointer(loop);
     if (loop.monkey) loop.monkey->inject(app.shared.items);  // aims at what the last frame drew
     ImGui::NewFrame();
     if (io.InputQueueCharacters.Size > 0 || io.MouseDown[0] || ImGui::IsAnyItemActive()) loop.busy_until = loop.now_s + 0.5;
