@@ -367,8 +367,21 @@ TEST_CASE("the bus-bandwidth plot: one curve per algorithm, NCCL's pick, the cei
     CHECK_FALSE(ui.context().items.rect("busbw_plot"));
     panel.run_collective();
     run_frames(ui, panel, 3);
-    CHECK(ui.context().items.rect("busbw_plot"));
+    const auto plot = ui.context().items.rect("busbw_plot");
+    REQUIRE(plot);
     CHECK(ui.worst_overflow() <= 2.0f);
+    // Hovering the plot's right part picks a large size; its left part a small one.
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2(plot->z - 30, (plot->y + plot->w) * 0.5f);
+    run_frames(ui, panel, 2);
+    const int right = panel.plot_hover();
+    io.MousePos = ImVec2(plot->x + ImGui::GetFontSize() * 4, (plot->y + plot->w) * 0.5f);
+    run_frames(ui, panel, 2);
+    const int left = panel.plot_hover();
+    io.MousePos = ImVec2(-1, -1);
+    CHECK(right > 25);
+    CHECK(left >= 0);
+    CHECK(left < 5);
 }
 
 TEST_CASE("predict, then reveal: before a run every readout that answers the guess is '?'") {

@@ -14,6 +14,7 @@
 #include "m2m/core/rack/send_guess.hpp"
 #include "m2m/core/rack/topology.hpp"
 #include "lessons/rack/rack_view.hpp"
+#include "ui/widgets.hpp"
 
 namespace m2m::lessons {
 
@@ -70,6 +71,7 @@ public:
     const core::CollectiveResult& collective() const { return m_collective; }
     const core::CollectiveStory& collective_story() const { return m_collective_story; }
     const core::CollectiveSweep& sweep() const { return m_sweep; }  ///< the bus-bandwidth plot's curves
+    int plot_hover() const { return m_plot_hover; }  ///< the sweep size under the pointer last frame; -1 for none
     core::CollectiveOp op() const { return m_op; }
     std::optional<core::CollectiveAlgorithm> algorithm() const { return m_algorithm; }
     /// The all-reduce step under a cursor (0-based, clamped to the last step).
@@ -118,8 +120,10 @@ private:
     void draw_collective_predict();
     void draw_collective_choices();
     void draw_plot(float height);  ///< rack_plot.cpp: bus bandwidth against message size
+    void draw_plot_hover(const ui::LogLogFrame& f);
     std::vector<std::pair<std::string, bool>> collective_words(bool revealed, bool with_guess) const;  ///< each line, and whether it is marked
     void draw_collective_words();
+    void draw_view_switch();  ///< a short scene: the rack or the plot
     float collective_words_height(float wrap) const;
     float reveal_height(float wrap) const;
     void draw_reveal();   ///< the guess against the send, under the time split, once it has finished
@@ -147,7 +151,8 @@ private:
     ui::RackLayout m_layout;
     int m_hovered = -1;
     core::SendGuess m_guess;
-    int m_plot_hover = -1;  ///< the size under the mouse in the plot, -1 for none
+    int m_plot_hover = -1;
+    bool m_show_plot = false;  ///< a short scene shows the plot instead of the rack  ///< the size under the mouse in the plot, -1 for none
     bool m_scene_scrolls = false;  ///< the scene's words reach below the window: the wheel scrolls it
 };
 

@@ -101,14 +101,21 @@ void RackPanel::draw_plot(float height) {
     // The message being run, on NCCL's pick.
     const double now = static_cast<double>(m_collective.bytes);
     if (now > 0) dl->AddCircleFilled(f->to_screen(now, m_collective.nccl.busbw_GBps), ImGui::GetFontSize() * 0.35f, th.accent);
+    draw_plot_hover(*f);
+}
+
+void RackPanel::draw_plot_hover(const ui::LogLogFrame& f) {
+    // The size under the pointer: a thin line, and NCCL's pick there with every algorithm's time.
+    const auto& th = m_ctx.view.theme;
+    const core::CollectiveSweep& sw = m_sweep;
     const ImVec2 mouse = ImGui::GetIO().MousePos;
-    if (mouse.x < f->a.x || mouse.x > f->b.x || mouse.y < f->a.y || mouse.y > f->b.y) return;
+    if (mouse.x < f.a.x || mouse.x > f.b.x || mouse.y < f.a.y || mouse.y > f.b.y) return;
     std::size_t best = 0;
     for (std::size_t i = 1; i < sw.sizes.size(); ++i)
-        if (std::abs(f->to_screen(sw.sizes[i], 1).x - mouse.x) < std::abs(f->to_screen(sw.sizes[best], 1).x - mouse.x)) best = i;
+        if (std::abs(f.to_screen(sw.sizes[i], 1).x - mouse.x) < std::abs(f.to_screen(sw.sizes[best], 1).x - mouse.x)) best = i;
     m_plot_hover = static_cast<int>(best);
-    const float x = f->to_screen(sw.sizes[best], 1).x;
-    dl->AddLine(ImVec2(x, f->a.y), ImVec2(x, f->b.y), th.text_dim, 1.0f);
+    const float x = f.to_screen(sw.sizes[best], 1).x;
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(x, f.a.y), ImVec2(x, f.b.y), th.text_dim, 1.0f);
     const core::CollectiveCost& c = sw.picks[best];
     ImGui::BeginTooltip();
     ImGui::Text("%s: NCCL picks the %s (%s)", core::format_bytes(sw.sizes[best]).c_str(),

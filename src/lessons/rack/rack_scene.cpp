@@ -42,15 +42,32 @@ void RackPanel::draw_scene() {
         if (!verdict.empty()) ui::text_wrapped_coloured(m_ctx.view.theme.text, verdict);
         return;
     }
-    // A collective: the drawing, the step, the words, and the bus-bandwidth plot under them.
+    // A collective: the drawing and its step, the words, and the bus-bandwidth plot. A short
+    // scene shows the drawing or the plot, one at a time, each large enough to read.
     const float avail = ImGui::GetContentRegionAvail().y;
-    const float plot_h = std::clamp(avail * 0.3f, fs * 8.0f, fs * 16.0f);
+    const bool both = avail >= fs * 36.0f;
+    if (!both) draw_view_switch();
+    const float left = ImGui::GetContentRegionAvail().y;
+    const float words_h = collective_words_height(wrap) + spacing;
     const float step_h = ImGui::CalcTextSize(step_head().c_str(), nullptr, false, wrap).y + 2 * fs * 1.1f + spacing * 3;
-    const float below = step_h + collective_words_height(wrap) + plot_h + spacing * 2;
-    draw_drawing(std::max(fs * 8.0f, avail - below));
-    draw_step();
+    if (both || !m_show_plot) {
+        const float plot_h = both ? std::clamp(left * 0.3f, fs * 8.0f, fs * 16.0f) : 0.0f;
+        draw_drawing(std::max(fs * 8.0f, left - step_h - words_h - plot_h - spacing));
+        draw_step();
+    }
     draw_collective_words();
-    draw_plot(plot_h);
+    if (both || m_show_plot) draw_plot(std::max(fs * 8.0f, ImGui::GetContentRegionAvail().y - spacing));
+}
+
+void RackPanel::draw_view_switch() {
+    // On a short scene: the rack or the plot, a click apart.
+    int view = m_show_plot ? 1 : 0;
+    bool changed = ImGui::RadioButton("the rack", &view, 0);
+    m_ctx.items.note("show_rack");
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton("bus bandwidth against size", &view, 1);
+    m_ctx.items.note("show_plot");
+    if (changed) m_show_plot = view == 1;
 }
 
 void RackPanel::draw_readouts() {
@@ -78,7 +95,6 @@ void RackPanel::draw_readouts() {
         items = {{"TIME", s.time, th.text},
                  {m_algorithm ? "ALGORITHM" : "NCCL PICKS", algorithm, th.text},
                  {"BUSBW", s.busbw, m_ctx.view.theme.link(m_collective.slowest)},
-                 {"ALGBW", s.algbw, th.text},
                  {"SLOWEST LINK", s.slowest, m_ctx.view.theme.link(m_collective.slowest)}};
     }
     // As many on a row as fit; the rest wrap onto the next row (none is dropped).

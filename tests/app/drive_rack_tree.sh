@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Drives Lesson 2's collectives in a real window as a person would (xdotool under Xvfb): All-reduce,
+# 128 GPUs, the message slider to its left end (8 B), the tree, Run; then checks that the app
+# reports the tree playing with its links lit in turn (the latency wave climbing and coming back),
+# and saves a screenshot mid-wave to look at.
+# Usage (inside xvfb-run): drive_rack_tree.sh path/to/math-to-metal OUTDIR
+set -euo pipefail
+app=$1
+out=${2:-$(mktemp -d)}
+mkdir -p "$out"
+log=$out/drive_rack_tree.log
+"$app" --lesson rack --size 1280x720 --log-state >"$log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null || true' EXIT
+
+fail() { echo "FAIL: $*"; echo "--- app log:"; grep '^state:' "$log" | tail -8; exit 1; }
+wait_for() {  # wait_for REGEX [seconds]: a new state line matching REGEX
+    local deadline=$((SECONDS + ${2:-20}))
+    until grep '^state:' "$log" | tail -n 3 | grep -Eq "$1"; do
+        [ $SECONDS -lt $deadline ] || fail "no state line matching /$1/"
+        sleep 0.1
+    done
+}
+item() { grep "^$1 " "$log" | tail -1; }
+click_at() {  # click_at ITEM FRACTION: a point FRACTION of the way across a noted item, mid-height
+    local x0 y0 x1 y1
+    read -r _ x0 y0 x1 y1 < <(item "$1") || fail "the app never reported $1"
+    xdotool mousemove --window "$wid" $((x0 + (x1 - x0) * $2 / 100)) $(((y0 + y1) / 2)); sleep 0.2
+    xdotool click 1; sleep 0.3
+}
+click() { click_at "$1" 50; }
+
+for _ in $(seq 100); do item mode_allreduce >/dev/null && break; sleep 0.1; done
+item mode_allreduce >/dev/null || fail "the app never reported its controls"
+wid=$(xdotool search --sync --name "Math to Metal" | head -1)
+
+click mode_allreduce
+wait_for "mode=allreduce "
+click group_128
+wait_for "mode=allreduce .* gpus=128 "
+click_at size_slider 1  # the slider's left end: 8 bytes
+wait_for "gpus=128 .*bytes=8 "
+grep '^state:' "$log" | tail -1 | grep -q "answers=hidden" || fail "NCCL's pick showed before the run"
+click algo_tree
+wait_for "gpus=128 algorithm=tree protocol=ll .*bytes=8 "
+xdotool key --window "$wid" space  # Run (the Playback row may sit below the fold at 1280x720)
+wait_for "algorithm=tree .*playing=1"
+# Mid-run: move the pointer off the rack (no tooltip), take the picture while links are lit.
+xdotool mousemove --window "$wid" 1 1
+wait_for "algorithm=tree .*playing=1 .*lit=[1-9]"
+import -window "$wid" "$out/rack_tree_1280x720.png"
+wait_for "algorithm=tree .*playing=0 .*answers=shown" 60
+# The wave lit more than one set of links: count the distinct lit counts seen while it played.
+sets=$(grep '^state:.*algorithm=tree .*playing=1' "$log" | grep -o 'lit=[0-9]*' | sort -u | grep -vc 'lit=0$' || true)
+[ "$sets" -ge 2 ] || fail "the tree's links never lit in turn (distinct lit counts: $sets)"
+echo "PASS: picked the tree for 8 B on 128 GPUs; it played with $sets different sets of links lit; screenshot $out/rack_tree_1280x720.png"
