@@ -125,6 +125,8 @@ TEST_CASE("the tensor lights each link as it crosses it and fills the receiver a
     panel.pick(RackPanel::Pick::other_rack);
     panel.set_bytes(1e3);  // latency-bound: the head visibly crawls from hop to hop
     ui.frame([&] { panel.draw(0.016f); });
+    CHECK(panel.paint_at(0).link_state[panel.transfer().run.route.links[1]] == 0);  // before Send: the route stays dark
+    panel.send();
     const core::Route& route = panel.transfer().run.route;
     auto lit = [&](const ui::RackPaint& p, core::LinkId id) { return p.lit_to[id] > p.lit_from[id]; };
 

@@ -275,8 +275,9 @@ ui::RackPaint RackPanel::paint_at(double cursor) const {
         const double bw = run.bandwidth_s, lat = run.latency_s;
         p.gpu_fill[m_from] = bw > 0 ? static_cast<float>(1.0 - std::clamp(cursor / bw, 0.0, 1.0)) : (cursor > 0 ? 0.0f : 1.0f);
         p.gpu_fill[m_to] = bw > 0 ? static_cast<float>(std::clamp((cursor - lat) / bw, 0.0, 1.0)) : (cursor >= lat ? 1.0f : 0.0f);
-        p.tags_inward = run.route.type == core::LinkType::infiniband;  // keep the NIC side clear for the route
-        ui::paint_transfer(p, m_layout, c, run.route, cursor, bw, true);
+        p.tags_inward = true;  // the NIC side stays clear for the route (and says nothing about it before the send)
+        // Before the send the route stays dark: it would show the wire the guess asks about.
+        if (!answers_hidden()) ui::paint_transfer(p, m_layout, c, run.route, cursor, bw, true);
         return p;
     }
     const core::CollectiveResult& r = m_collective;

@@ -203,8 +203,9 @@ void RackPanel::draw_time_split() {
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x, h = fs;
     const double total = std::max(m_transfer.time_s, 1e-30);
-    const float lat_w = std::clamp(static_cast<float>(run.latency_s / total) * w, 3.0f, w - 3.0f);
-    const ImU32 bytes_col = m_ctx.view.theme.link(run.route.type);
+    const float lat_w = answers_hidden() ? w * 0.5f : std::clamp(static_cast<float>(run.latency_s / total) * w, 3.0f, w - 3.0f);
+    // Before the send the bar is grey: its colour would name the link the guess asks about.
+    const ImU32 bytes_col = answers_hidden() ? th.text_dim : m_ctx.view.theme.link(run.route.type);
     dl->AddRectFilled(p, ImVec2(p.x + lat_w, p.y + h), ui::fade(th.warning, 0.35f));
     dl->AddRectFilled(ImVec2(p.x + lat_w, p.y), ImVec2(p.x + w, p.y + h), ui::fade(bytes_col, 0.35f));
     const float cur = static_cast<float>(std::clamp(m_playback.cursor() / total, 0.0, 1.0)) * w;
