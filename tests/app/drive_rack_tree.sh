@@ -13,15 +13,8 @@ log=$out/drive_rack_tree.log
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 
-fail() { echo "FAIL: $*"; echo "--- app log:"; grep '^state:' "$log" | tail -8; exit 1; }
-wait_for() {  # wait_for REGEX [seconds]: a new state line matching REGEX
-    local deadline=$((SECONDS + ${2:-20}))
-    until grep '^state:' "$log" | tail -n 3 | grep -Eq "$1"; do
-        [ $SECONDS -lt $deadline ] || fail "no state line matching /$1/"
-        sleep 0.1
-    done
-}
-item() { grep "^$1 " "$log" | tail -1; }
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
 click_at() {  # click_at ITEM FRACTION: a point FRACTION of the way across a noted item, mid-height
     local x0 y0 x1 y1
     read -r _ x0 y0 x1 y1 < <(item "$1") || fail "the app never reported $1"
@@ -30,8 +23,7 @@ click_at() {  # click_at ITEM FRACTION: a point FRACTION of the way across a not
 }
 click() { click_at "$1" 50; }
 
-for _ in $(seq 100); do item mode_allreduce >/dev/null && break; sleep 0.1; done
-item mode_allreduce >/dev/null || fail "the app never reported its controls"
+wait_item mode_allreduce
 wid=$(xdotool search --sync --name "Math to Metal" | head -1)
 
 click mode_allreduce
@@ -43,7 +35,7 @@ wait_for "gpus=128 .*bytes=8 "
 grep '^state:' "$log" | tail -1 | grep -q "answers=hidden" || fail "NCCL's pick showed before the run"
 click algo_tree
 wait_for "gpus=128 algorithm=tree protocol=ll .*bytes=8 "
-xdotool key --window "$wid" space  # Run (the Playback row may sit below the fold at 1280x720)
+key space  # Run (the Playback row may sit below the fold at 1280x720)
 wait_for "algorithm=tree .*playing=1"
 # Mid-run: move the pointer off the rack (no tooltip), take the picture while links are lit.
 xdotool mousemove --window "$wid" 1 1
