@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
@@ -319,6 +320,7 @@ void draw_tensor(const Painter& pt, const Theme& th, const RackLayout& l, const 
 // Tags on the sender and the receiver, beside the GPU on the side the route does not use.
 void draw_tags(const Painter& pt, const Theme& th, const RackLayout& l, const core::Cluster& c, const RackPaint& p) {
     char buf[48];
+    std::vector<Box> placed;  // the tags drawn so far: a tag that would cover one moves clear of it
     for (core::GpuId g = 0; g < l.gpus.size() && !p.gpu_mark.empty(); ++g) {
         const GpuMark mark = p.gpu_mark[g];
         if (mark != GpuMark::from && mark != GpuMark::to) continue;
@@ -328,7 +330,13 @@ void draw_tags(const Painter& pt, const Theme& th, const RackLayout& l, const co
         const Box& rack = l.racks[c.rack_of(g)];
         const float x = std::round(std::clamp(b.centre().x - ts.x * 0.5f - 3, rack.min.x + 1, rack.max.x - ts.x - 7));
         const bool above = l.top_row(g) != p.tags_inward;
-        const glm::vec2 at(x, above ? b.min.y - ts.y - 4 : b.max.y + 2);
+        glm::vec2 at(x, above ? b.min.y - ts.y - 4 : b.max.y + 2);
+        for (const Box& o : placed) {
+            const Box mine{at, at + ts + glm::vec2(6, 2)};
+            if (mine.min.x < o.max.x && o.min.x < mine.max.x && mine.min.y < o.max.y && o.min.y < mine.max.y)
+                at.y = above ? o.min.y - ts.y - 4 : o.max.y + 1;  // stack it beyond the other, in the same direction
+        }
+        placed.push_back({at, at + ts + glm::vec2(6, 2)});
         pt.fill({at, at + ts + glm::vec2(6, 2)}, th.accent);
         pt.dl->AddText(to_im(at + glm::vec2(3, 1)), th.panel, buf);
     }
