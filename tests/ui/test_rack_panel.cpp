@@ -21,6 +21,11 @@ int vertex_count() {
     return n;
 }
 
+ImVec2 centre_of(const ui::ItemRegistry& items, const std::string& name) {
+    const std::optional<ImVec4> r = items.rect(name);
+    return r ? ImVec2((r->x + r->z) * 0.5f, (r->y + r->w) * 0.5f) : ImVec2(-1, -1);
+}
+
 void run_frames(test::Headless& ui, RackPanel& panel, int frames, float dt = 1.0f / 60.0f) {
     for (int i = 0; i < frames; ++i) ui.frame([&] { panel.draw(dt); }, dt);
 }
@@ -428,4 +433,36 @@ TEST_CASE("a size typed into a slider is kept to the byte; a dragged one to thre
     CHECK(RackPanel::slider_bytes(1369932.5, RackPanel::min_bytes, RackPanel::max_bytes) == 1370000);
     CHECK(RackPanel::slider_bytes(3, RackPanel::min_collective_bytes, RackPanel::max_collective_bytes) == 8);
     CHECK(RackPanel::slider_bytes(1e12, RackPanel::min_bytes, RackPanel::max_bytes) == RackPanel::max_bytes);
+}
+
+TEST_CASE("a collective at 1024x768 and 1.5x cuts nothing off sideways; on a short scene the rack and the plot take turns") {
+    test::Headless ui(1024, 768, 1.5f);
+    RackPanel panel(ui.context());
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.set_group(128);
+    panel.run_collective();
+    run_frames(ui, panel, 5, 0.05f);
+    // What does not fit below scrolls with the wheel (the scene's words); nothing is cut at a side.
+    CHECK(ui.clipped().empty());
+    INFO(ui.clipped_text());
+    const std::string items = ui.context().items.lines();
+    REQUIRE_THAT(items, Catch::Contains("show_plot "));
+    CHECK_FALSE(ui.context().items.rect("busbw_plot"));  // the rack first
+    CHECK(ui.context().items.rect("gpu_127"));
+    ImGui::GetIO().MousePos = centre_of(ui.context().items, "show_plot");
+    ImGui::GetIO().MouseDown[0] = true;
+    run_frames(ui, panel, 1);
+    ImGui::GetIO().MouseDown[0] = false;
+    run_frames(ui, panel, 2);
+    ImGui::GetIO().MousePos = ImVec2(-1, -1);
+    CHECK(ui.context().items.rect("busbw_plot"));  // the plot instead of the rack
+    CHECK_FALSE(ui.context().items.rect("gpu_127"));
+    for (const char* op : {"allgather", "reducescatter", "broadcast", "alltoall", "allreduce"}) {
+        panel.set_op(*core::parse_collective_op(op));
+        panel.run_collective();
+        run_frames(ui, panel, 3, 0.05f);
+        INFO(op);
+        CHECK(ui.clipped().empty());
+        CHECK_THAT(panel.status(), Catch::Contains(std::string("op=") + op));
+    }
 }

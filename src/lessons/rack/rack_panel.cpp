@@ -245,7 +245,7 @@ void RackPanel::set_collective_timeline() {
     node_ring.group = core::first_gpus(std::min(c.shape().gpus_per_node, m_group));
     node_ring.bytes = static_cast<core::Bytes>(std::llround(m_collective_bytes));
     node_ring.rings = 1;
-    node_ring.choice.algorithm = core::CollectiveAlgorithm::ring;
+    if (m_op != core::CollectiveOp::all_to_all) node_ring.choice.algorithm = core::CollectiveAlgorithm::ring;  // all-to-all has none
     const double reference = core::run_collective(c, node_ring).time_s;
     const double rate = std::max(reference / node_ring_play_s, r.time_s / ring_play_cap_s);
     std::sort(stops.begin(), stops.end());
