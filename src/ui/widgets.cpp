@@ -192,17 +192,6 @@ void time_bar(const View& view, const char* label, double cursor, double finish,
 
 namespace {
 
-// A log-log plot's box and decades: the data's range widened to whole decades, at least one each way.
-struct LogLogFrame {
-    ImVec2 a, b;
-    double lx0, lx1, ly0, ly1;
-    ImVec2 to_screen(double x, double y) const {
-        const double fx = (std::log10(x) - lx0) / (lx1 - lx0);
-        const double fy = (std::log10(y) - ly0) / (ly1 - ly0);
-        return ImVec2(a.x + static_cast<float>(fx) * (b.x - a.x), b.y - static_cast<float>(fy) * (b.y - a.y));
-    }
-};
-
 // Nothing when no point is positive on both axes.
 std::optional<LogLogFrame> log_log_frame(const std::vector<PlotSeries>& series, double y_reference, ImVec2 a, ImVec2 b) {
     double x0 = 1e300, x1 = 0, y0 = 1e300, y1 = 0;
@@ -273,9 +262,9 @@ void draw_log_log_curves(const Theme& th, ImDrawList* dl, const LogLogFrame& f, 
 
 }  // namespace
 
-void log_log_plot(const View& view, const char* id, const std::vector<PlotSeries>& series,
-                  const std::vector<PlotMarker>& markers, const char* x_label, const char* y_label, ImVec2 size,
-                  double y_reference) {
+std::optional<LogLogFrame> log_log_plot(const View& view, const char* id, const std::vector<PlotSeries>& series,
+                                       const std::vector<PlotMarker>& markers, const char* x_label, const char* y_label,
+                                       ImVec2 size, double y_reference) {
     const Theme& th = view.theme;
     ImGui::PushID(id);
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -284,7 +273,8 @@ void log_log_plot(const View& view, const char* id, const std::vector<PlotSeries
     const ImVec2 a(p.x + fs * 3.2f, p.y + fs * 0.5f);
     const ImVec2 b(p.x + size.x - fs * 0.5f, p.y + size.y - fs * 2.4f);
     fill_opaque(view, dl, a, b, th.panel);
-    if (const std::optional<LogLogFrame> f = log_log_frame(series, y_reference, a, b)) {
+    const std::optional<LogLogFrame> f = log_log_frame(series, y_reference, a, b);
+    if (f) {
         draw_log_log_grid(th, dl, *f);
         if (y_reference > 0) {
             const float y = f->to_screen(std::pow(10.0, f->lx0), y_reference).y;
@@ -296,6 +286,7 @@ void log_log_plot(const View& view, const char* id, const std::vector<PlotSeries
     }
     ImGui::Dummy(size);
     ImGui::PopID();
+    return f;
 }
 
 }  // namespace m2m::ui

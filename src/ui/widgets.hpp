@@ -3,6 +3,8 @@
 
 #include <imgui.h>
 
+#include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,9 +85,20 @@ struct PlotMarker {
     std::string label;
     ImU32 colour;
 };
-/// A log-log line plot with decade grid lines, in a box of `size`.
-void log_log_plot(const View& view, const char* id, const std::vector<PlotSeries>& series,
-                  const std::vector<PlotMarker>& markers, const char* x_label, const char* y_label, ImVec2 size,
-                  double y_reference = 0);
+/// A log-log plot's box and decades: the data's range widened to whole decades, at least one each way.
+struct LogLogFrame {
+    ImVec2 a, b;
+    double lx0, lx1, ly0, ly1;
+    ImVec2 to_screen(double x, double y) const {
+        const double fx = (std::log10(x) - lx0) / (lx1 - lx0);
+        const double fy = (std::log10(y) - ly0) / (ly1 - ly0);
+        return ImVec2(a.x + static_cast<float>(fx) * (b.x - a.x), b.y - static_cast<float>(fy) * (b.y - a.y));
+    }
+};
+/// A log-log line plot with decade grid lines, in a box of `size`. Returns its frame, so a caller
+/// can draw on it (a bold curve, a hover mark); nothing when no point is positive on both axes.
+std::optional<LogLogFrame> log_log_plot(const View& view, const char* id, const std::vector<PlotSeries>& series,
+                                        const std::vector<PlotMarker>& markers, const char* x_label, const char* y_label,
+                                        ImVec2 size, double y_reference = 0);
 
 }  // namespace m2m::ui

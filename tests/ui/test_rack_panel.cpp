@@ -21,6 +21,11 @@ int vertex_count() {
     return n;
 }
 
+ImVec2 centre_of(const ui::ItemRegistry& items, const std::string& name) {
+    const std::optional<ImVec4> r = items.rect(name);
+    return r ? ImVec2((r->x + r->z) * 0.5f, (r->y + r->w) * 0.5f) : ImVec2(-1, -1);
+}
+
 void run_frames(test::Headless& ui, RackPanel& panel, int frames, float dt = 1.0f / 60.0f) {
     for (int i = 0; i < frames; ++i) ui.frame([&] { panel.draw(dt); }, dt);
 }
@@ -125,6 +130,8 @@ TEST_CASE("the tensor lights each link as it crosses it and fills the receiver a
     panel.pick(RackPanel::Pick::other_rack);
     panel.set_bytes(1e3);  // latency-bound: the head visibly crawls from hop to hop
     ui.frame([&] { panel.draw(0.016f); });
+    CHECK(panel.paint_at(0).link_state[panel.transfer().run.route.links[1]] == 0);  // before Send: the route stays dark
+    panel.send();
     const core::Route& route = panel.transfer().run.route;
     auto lit = [&](const ui::RackPaint& p, core::LinkId id) { return p.lit_to[id] > p.lit_from[id]; };
 
@@ -152,6 +159,7 @@ TEST_CASE("a 64-GPU all-reduce goes around the ring step by step, held back by I
     test::Headless ui;
     RackPanel panel(ui.context());
     panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.set_algorithm(core::CollectiveAlgorithm::ring);
     panel.set_group(8);
     const double one_node_busbw = panel.collective().busbw_GBps;
     CHECK(panel.collective().slowest == core::LinkType::nvlink);
@@ -186,13 +194,14 @@ TEST_CASE("one ring per NIC spreads the traffic over every NIC, and the panel sa
     lessons::Context ctx;
     RackPanel panel(ctx);
     panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.set_algorithm(core::CollectiveAlgorithm::ring);
     panel.set_group(16);
     const double one_ring = panel.collective().busbw_GBps;
     CHECK_THAT(panel.collective_story().rings_note, Catch::Contains("understates"));
     panel.set_ring_per_nic(true);
-    CHECK(panel.collective().rings == 8);
+    CHECK(panel.collective().rings >= 8);  // NCCL's channels: one ring per NIC at least
     CHECK(panel.collective().busbw_GBps > 4 * one_ring);
-    CHECK_THAT(panel.status(), Catch::Contains("rings=8"));
+    CHECK_THAT(panel.status(), Catch::Contains("rings=" + std::to_string(panel.collective().rings)));
 }
 
 TEST_CASE("the panel's words come from the core: sizes, rates, ratios and the two directions of NVLink") {
@@ -216,10 +225,14 @@ TEST_CASE("the panel's words come from the core: sizes, rates, ratios and the tw
 TEST_CASE("a scenario restores the whole set-up, and a bad one changes nothing") {
     lessons::Context ctx;
     RackPanel panel(ctx);
-    panel.load_state({{"hardware", "b200"}, {"mode", "allreduce"}, {"group", 16}, {"ring_per_nic", true}, {"from", 3}, {"to", 70}});
+    panel.load_state({{"hardware", "b200"}, {"mode", "allreduce"}, {"group", 16}, {"ring_per_nic", true}, {"from", 3}, {"to", 70},
+                      {"op", "reducescatter"}, {"algorithm", "ring"}, {"collective_bytes", 8}});
     CHECK(panel.mode() == RackPanel::Mode::all_reduce);
     CHECK(panel.collective().gpus == 16);
-    CHECK(panel.collective().rings == 8);
+    CHECK(panel.collective().op == core::CollectiveOp::reduce_scatter);
+    CHECK(panel.collective().algorithm == core::CollectiveAlgorithm::ring);
+    CHECK(panel.collective().bytes == 8);
+    CHECK(panel.collective().rings >= 8);
     CHECK(panel.from() == 3);
     RackPanel copy(ctx);
     copy.load_state(panel.save_state());
@@ -229,6 +242,9 @@ TEST_CASE("a scenario restores the whole set-up, and a bad one changes nothing")
     CHECK_THROWS_AS(panel.load_state({{"from", 5}, {"to", 5}}), std::invalid_argument);
     CHECK_THROWS_AS(panel.load_state({{"hardware", "tpu"}}), std::invalid_argument);
     CHECK_THROWS_AS(panel.load_state({{"bytes", 1e13}}), std::invalid_argument);
+    CHECK_THROWS_AS(panel.load_state({{"op", "allsum"}}), std::invalid_argument);
+    CHECK_THROWS_AS(panel.load_state({{"algorithm", "butterfly"}}), std::invalid_argument);
+    CHECK_THROWS_AS(panel.load_state({{"collective_bytes", 4}}), std::invalid_argument);
     CHECK(panel.status() == before);
     CHECK_THAT(panel.timeline_csv(), Catch::StartsWith("step,ring,position,from,to,type,start_s,end_s\n"));
 }
@@ -255,5 +271,198 @@ TEST_CASE("every system preset switches the wires and nothing leaves the window 
             panel.set_mode(RackPanel::Mode::send);
         }
         CHECK_THROWS_AS(panel.set_hardware("tpu"), std::invalid_argument);
+    }
+}
+
+TEST_CASE("the collective controls offer auto, the ring, the tree, and NVLS only where the switch can add") {
+    lessons::Context ctx;
+    RackPanel panel(ctx);
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    using A = core::CollectiveAlgorithm;
+    CHECK(panel.offered_algorithms() == std::vector<A>{A::ring, A::tree, A::nvls});  // DGX H100
+    panel.set_op(core::CollectiveOp::all_gather);
+    CHECK(panel.offered_algorithms() == std::vector<A>{A::ring, A::nvls});  // NCCL has no tree all-gather
+    CHECK_THROWS_AS(panel.set_algorithm(A::tree), std::invalid_argument);
+    panel.set_op(core::CollectiveOp::all_reduce);
+    panel.set_hardware("a100");
+    CHECK(panel.offered_algorithms() == std::vector<A>{A::ring, A::tree});
+    CHECK_THROWS_WITH(panel.set_algorithm(A::nvls), Catch::Contains("NVLS"));
+    // An NVLS choice made on an H100 falls back to auto on an A100.
+    panel.set_hardware("h100");
+    panel.set_algorithm(A::nvls);
+    CHECK(panel.collective().algorithm == A::nvls);
+    panel.set_hardware("a100");
+    CHECK_FALSE(panel.algorithm().has_value());
+    CHECK(panel.collective().algorithm != A::nvls);
+}
+
+TEST_CASE("8 bytes on 128 GPUs: NCCL picks the tree, and its latency wave lights the tree's links in turn") {
+    test::Headless ui;
+    RackPanel panel(ui.context());
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.set_group(128);
+    panel.set_collective_bytes(8);
+    CHECK(panel.collective().algorithm == core::CollectiveAlgorithm::tree);
+    CHECK_THAT(panel.collective_story().choice, Catch::Contains("tree") && Catch::Contains("254 steps"));
+    CHECK_THAT(panel.status(), Catch::Contains("algorithm=tree") && Catch::Contains("gpus=128"));
+    run_frames(ui, panel, 1);
+    const core::CollectiveResult& r = panel.collective();
+    REQUIRE_FALSE(r.wave.empty());
+    // Halfway through each hop of the wave some links carry the message; which ones changes.
+    auto lit_links = [&](double t) {
+        const ui::RackPaint p = panel.paint_at(t);
+        std::vector<std::size_t> lit;
+        for (std::size_t i = 0; i < p.lit_to.size(); ++i)
+            if (p.lit_to[i] > p.lit_from[i]) lit.push_back(i);
+        return lit;
+    };
+    double at = r.base_latency_s;
+    std::vector<std::vector<std::size_t>> seen;
+    for (const core::WaveHop& h : r.wave) {
+        seen.push_back(lit_links(at + h.seconds * 0.5));
+        CHECK_FALSE(seen.back().empty());
+        at += h.seconds;
+    }
+    CHECK(seen.front() != seen[seen.size() / 2 - 1]);  // the wave climbs: the top hop is not the first
+    panel.playback().play();
+    run_frames(ui, panel, 40, 0.05f);
+    CHECK_THAT(panel.status(), Catch::Contains("playing=1") && Catch::Contains("answers=shown"));
+}
+
+TEST_CASE("NVLS on one H100 node: every GPU sends into the NVSwitch, which adds, and takes the sum back") {
+    test::Headless ui;
+    RackPanel panel(ui.context());
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.set_collective_bytes(1e9);
+    CHECK(panel.collective().algorithm == core::CollectiveAlgorithm::nvls);  // NCCL's pick at 1 GB in a node
+    std::size_t into = 0, out = 0;
+    for (const core::CollectiveSend& s : panel.collective().sends) {
+        into += s.role == core::SendRole::into_switch;
+        out += s.role == core::SendRole::out_of_switch;
+    }
+    CHECK(into == 8);
+    CHECK(out == 8);
+    run_frames(ui, panel, 1);
+    const core::CollectiveResult& r = panel.collective();
+    const ui::RackPaint p = panel.paint_at(r.wire_start_s(0) + r.step_wire_s * 0.5);
+    const core::Cluster& c = panel.cluster();
+    for (core::GpuId g = 0; g < 8; ++g) {
+        const core::LinkId up = c.gpu_link(g, core::LinkRole::gpu_to_nvswitch), down = c.gpu_link(g, core::LinkRole::nvswitch_to_gpu);
+        CHECK(p.lit_to[up] > p.lit_from[up]);
+        CHECK(p.lit_to[down] > p.lit_from[down]);
+    }
+}
+
+TEST_CASE("the bus-bandwidth plot: one curve per algorithm, NCCL's pick, the ceilings and the turn") {
+    test::Headless ui;
+    RackPanel panel(ui.context());
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.set_group(128);
+    const core::CollectiveSweep& sw = panel.sweep();
+    CHECK(sw.sizes.size() == 32);
+    CHECK(sw.sizes.front() == 8);
+    CHECK(sw.curves.size() == sw.algorithms.size());
+    CHECK(sw.algorithms.size() >= 3);  // tree, ring, NVLS tree
+    CHECK(sw.picks.front().algorithm == core::CollectiveAlgorithm::tree);
+    CHECK(sw.picks.back().busbw_GBps > 100 * sw.picks.front().busbw_GBps);
+    CHECK(sw.nvlink_ceiling_GBps > 0);
+    CHECK(sw.network_ceiling_GBps > 0);
+    CHECK(sw.crossover_bytes > sw.sizes.front());
+    CHECK(sw.crossover_bytes < sw.sizes.back());
+    // Before a run the curves would answer the guess: the plot waits for Run.
+    run_frames(ui, panel, 2);
+    CHECK_FALSE(ui.context().items.rect("busbw_plot"));
+    panel.run_collective();
+    run_frames(ui, panel, 3);
+    const auto plot = ui.context().items.rect("busbw_plot");
+    REQUIRE(plot);
+    CHECK(ui.worst_overflow() <= 2.0f);
+    // Hovering the plot's right part picks a large size; its left part a small one.
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2(plot->z - 30, (plot->y + plot->w) * 0.5f);
+    run_frames(ui, panel, 2);
+    const int right = panel.plot_hover();
+    io.MousePos = ImVec2(plot->x + ImGui::GetFontSize() * 4, (plot->y + plot->w) * 0.5f);
+    run_frames(ui, panel, 2);
+    const int left = panel.plot_hover();
+    io.MousePos = ImVec2(-1, -1);
+    CHECK(right > 25);
+    CHECK(left >= 0);
+    CHECK(left < 5);
+}
+
+TEST_CASE("predict, then reveal: before a run every readout that answers the guess is '?'") {
+    test::Headless ui;
+    RackPanel panel(ui.context());
+    panel.pick(RackPanel::Pick::other_node);
+    run_frames(ui, panel, 2);
+    CHECK(panel.answers_hidden());
+    CHECK(panel.shown(panel.transfer_story().link) == "?");
+    CHECK_THAT(panel.status(), Catch::Contains("answers=hidden"));
+    panel.send();
+    run_frames(ui, panel, 2);
+    CHECK_FALSE(panel.answers_hidden());
+    CHECK(panel.shown(panel.transfer_story().link) == "InfiniBand");
+    // Any change of a setting takes the run back to ready, and the answers away again.
+    panel.set_bytes(2e9);
+    CHECK(panel.answers_hidden());
+    CHECK(panel.playback().cursor() == 0);
+    CHECK_FALSE(panel.playback().playing());
+
+    // The collective's question: the ring or the tree for 8 bytes on 128 GPUs?
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.set_group(128);
+    panel.set_collective_bytes(8);
+    panel.set_collective_guess({core::CollectiveAlgorithm::ring});
+    CHECK_THAT(panel.status(), Catch::Contains("answers=hidden") && Catch::EndsWith("cguess=ring revealed=0"));
+    panel.run_collective();
+    for (int i = 0; i < 2000 && !panel.collective_finished(); ++i) run_frames(ui, panel, 1, 0.1f);
+    CHECK(panel.collective_finished());
+    CHECK_THAT(panel.status(), Catch::EndsWith("cguess=ring revealed=1"));
+    const core::CollectiveReveal rev = panel.collective_reveal();
+    CHECK_FALSE(rev.right);
+    CHECK(rev.faster == core::CollectiveAlgorithm::tree);
+    panel.set_op(core::CollectiveOp::reduce_scatter);
+    CHECK(panel.answers_hidden());
+}
+
+TEST_CASE("a size typed into a slider is kept to the byte; a dragged one to three figures") {
+    CHECK(RackPanel::slider_bytes(1024, RackPanel::min_bytes, RackPanel::max_bytes) == 1024);
+    CHECK(RackPanel::slider_text(RackPanel::slider_bytes(1024, RackPanel::min_bytes, RackPanel::max_bytes)) == "1,024 B");
+    CHECK(RackPanel::slider_text(1.37e6) == "1.37 MB");
+    CHECK(RackPanel::slider_bytes(1369932.5, RackPanel::min_bytes, RackPanel::max_bytes) == 1370000);
+    CHECK(RackPanel::slider_bytes(3, RackPanel::min_collective_bytes, RackPanel::max_collective_bytes) == 8);
+    CHECK(RackPanel::slider_bytes(1e12, RackPanel::min_bytes, RackPanel::max_bytes) == RackPanel::max_bytes);
+}
+
+TEST_CASE("a collective at 1024x768 and 1.5x cuts nothing off sideways; on a short scene the rack and the plot take turns") {
+    test::Headless ui(1024, 768, 1.5f);
+    RackPanel panel(ui.context());
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.set_group(128);
+    panel.run_collective();
+    run_frames(ui, panel, 5, 0.05f);
+    // What does not fit below scrolls with the wheel (the scene's words); nothing is cut at a side.
+    CHECK(ui.clipped().empty());
+    INFO(ui.clipped_text());
+    const std::string items = ui.context().items.lines();
+    REQUIRE_THAT(items, Catch::Contains("show_plot "));
+    CHECK_FALSE(ui.context().items.rect("busbw_plot"));  // the rack first
+    CHECK(ui.context().items.rect("gpu_127"));
+    ImGui::GetIO().MousePos = centre_of(ui.context().items, "show_plot");
+    ImGui::GetIO().MouseDown[0] = true;
+    run_frames(ui, panel, 1);
+    ImGui::GetIO().MouseDown[0] = false;
+    run_frames(ui, panel, 2);
+    ImGui::GetIO().MousePos = ImVec2(-1, -1);
+    CHECK(ui.context().items.rect("busbw_plot"));  // the plot instead of the rack
+    CHECK_FALSE(ui.context().items.rect("gpu_127"));
+    for (const char* op : {"allgather", "reducescatter", "broadcast", "alltoall", "allreduce"}) {
+        panel.set_op(*core::parse_collective_op(op));
+        panel.run_collective();
+        run_frames(ui, panel, 3, 0.05f);
+        INFO(op);
+        CHECK(ui.clipped().empty());
+        CHECK_THAT(panel.status(), Catch::Contains(std::string("op=") + op));
     }
 }

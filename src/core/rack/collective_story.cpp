@@ -196,4 +196,50 @@ std::string ring_step_text(CollectiveOp op, std::size_t n, std::size_t step) {
     return head + "all-gather: each GPU passes on a finished chunk.";
 }
 
+std::string collective_done_text(CollectiveOp op) {
+    switch (op) {
+    case CollectiveOp::all_reduce: return "Done: every GPU holds the sum.";
+    case CollectiveOp::all_gather: return "Done: every GPU holds every GPU's piece.";
+    case CollectiveOp::reduce_scatter: return "Done: every GPU holds its own share of the sum.";
+    case CollectiveOp::broadcast: return "Done: every GPU holds the root's data.";
+    case CollectiveOp::all_to_all: return "Done: every GPU holds a piece from every other.";
+    }
+    return {};
+}
+
+std::string collective_play_text(const CollectiveResult& r, double t) {
+    if (r.steps == 0) return "A group of one GPU has nothing to send.";
+    const std::string name(collective_algorithm_label(r.algorithm));
+    if (t >= r.time_s) return collective_done_text(r.op) + " " + format_seconds(r.time_s) + " with the " + name + ".";
+    if (r.algorithm == CollectiveAlgorithm::ring) {
+        const std::string step = r.op == CollectiveOp::broadcast ? "The buffer streams down the ring from its root."
+                                                                 : ring_step_text(r.op, r.gpus, 0);
+        if (t <= 0) return "Press Run to go around the ring. " + step;
+        if (r.op == CollectiveOp::broadcast) return step;
+        const std::size_t k = t <= r.base_latency_s || r.step_s <= 0
+                                  ? 0 : std::min(r.steps - 1, static_cast<std::size_t>((t - r.base_latency_s) / r.step_s));
+        return ring_step_text(r.op, r.gpus, k);
+    }
+    std::string bytes;
+    switch (r.algorithm) {
+    case CollectiveAlgorithm::tree: bytes = "The bytes climb the tree, added at every level, while the sum streams back down."; break;
+    case CollectiveAlgorithm::nvls: bytes = "Every GPU sends its data into the NVSwitch, which adds it, and takes the sum back out."; break;
+    case CollectiveAlgorithm::nvls_tree:
+        bytes = "Each node's NVSwitch adds its GPUs' data; the nodes' sums go up and down two trees across nodes.";
+        break;
+    default: bytes = "Every GPU sends a piece to every other GPU."; break;
+    }
+    if (t <= 0) return "Press Run: the " + name + ". " + bytes;
+    // The latency first: a wave up the levels and back, each hop in turn.
+    double at = r.base_latency_s;
+    if (t < at) return "The " + name + "'s fixed start-up cost: " + format_seconds(r.base_latency_s) + ".";
+    for (const WaveHop& h : r.wave) {
+        at += h.seconds;
+        if (t < at)
+            return "The " + name + "'s latency: a message " + (h.up ? "climbs to" : "comes back down from") + " level " +
+                   std::to_string(h.depth) + " over " + std::string(link_type_label(h.link)) + ".";
+    }
+    return bytes;
+}
+
 }  // namespace m2m::core

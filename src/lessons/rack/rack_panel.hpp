@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lessons/lesson.hpp"
@@ -13,6 +14,7 @@
 #include "m2m/core/rack/send_guess.hpp"
 #include "m2m/core/rack/topology.hpp"
 #include "lessons/rack/rack_view.hpp"
+#include "ui/widgets.hpp"
 
 namespace m2m::lessons {
 
@@ -21,9 +23,11 @@ public:
     enum class Mode { send, all_reduce };
     enum class Pick { same_node, other_node, other_rack };
 
-    static constexpr double min_bytes = 1e3;   ///< 1 KB: the slider's left end
+    static constexpr double min_bytes = 1e3;   ///< 1 KB: the send slider's left end
     static constexpr double max_bytes = 1e11;  ///< 100 GB: its right end
-    static constexpr std::uint32_t group_sizes[3] = {8, 16, 64};  ///< one node, two nodes, one rack
+    static constexpr double min_collective_bytes = 8;                       ///< 8 B, as nccl-tests starts
+    static constexpr double max_collective_bytes = 16.0 * (1ull << 30);   ///< 16 GiB
+    static constexpr std::uint32_t group_sizes[4] = {8, 16, 64, 128};  ///< one node, two nodes, one rack, both racks
 
     explicit RackPanel(Context& ctx);
     static const LessonInfo info;  ///< id, title, summary and intro
@@ -43,8 +47,19 @@ public:
     void set_bytes(double bytes);                   ///< the tensor, clamped to [min_bytes, max_bytes]
     void send();                                    ///< plays the current send from its start
     void set_group(std::uint32_t gpus);             ///< throws std::invalid_argument unless one of group_sizes
-    void set_collective_bytes(double bytes);
+    void set_collective_bytes(double bytes);  ///< clamped to [min_collective_bytes, max_collective_bytes]
     void set_ring_per_nic(bool on);
+    void set_op(core::CollectiveOp op);
+    /// Empty: NCCL's choice ("auto"). Throws std::invalid_argument with the core's sentence when
+    /// the group and collective cannot run it (NVLS on a DGX A100, a tree all-gather).
+    void set_algorithm(std::optional<core::CollectiveAlgorithm> algorithm);
+    /// The algorithms the controls offer now, besides auto (ring, tree, NVLS where they can run).
+    std::vector<core::CollectiveAlgorithm> offered_algorithms() const;
+    void run_collective();  ///< plays the collective from its start
+    /// What a size slider keeps of the value it returned: a whole number (typed, 1024) as it is,
+    /// a dragged one to three significant figures; clamped to [lo, hi].
+    static double slider_bytes(double value, double lo, double hi);
+    static std::string slider_text(double bytes);  ///< the slider's words: "1,024 B", "1.37 MB"
 
     const core::Cluster& cluster() const { return *m_cluster; }
     Mode mode() const { return m_mode; }
@@ -55,6 +70,10 @@ public:
     const core::TransferStory& transfer_story() const { return m_transfer_story; }
     const core::CollectiveResult& collective() const { return m_collective; }
     const core::CollectiveStory& collective_story() const { return m_collective_story; }
+    const core::CollectiveSweep& sweep() const { return m_sweep; }  ///< the bus-bandwidth plot's curves
+    int plot_hover() const { return m_plot_hover; }  ///< the sweep size under the pointer last frame; -1 for none
+    core::CollectiveOp op() const { return m_op; }
+    std::optional<core::CollectiveAlgorithm> algorithm() const { return m_algorithm; }
     /// The all-reduce step under a cursor (0-based, clamped to the last step).
     std::size_t step_at(double cursor) const;
     /// What the drawing shows at a cursor, from the last result alone (geometry from the last frame).
@@ -67,9 +86,24 @@ public:
     bool send_finished() const { return m_mode == Mode::send && m_playback.finished() && m_playback.cursor() > 0; }
     /// The guess against the current send (lines empty without a guess).
     core::SendReveal reveal() const;
+    /// Predict, then reveal for a collective: which algorithm is faster at this size.
+    void set_collective_guess(const core::CollectiveGuess& guess) { m_collective_guess = guess; }
+    const core::CollectiveGuess& collective_guess() const { return m_collective_guess; }
+    bool collective_finished() const {
+        return m_mode == Mode::all_reduce && m_playback.finished() && m_playback.cursor() > 0;
+    }
+    core::CollectiveReveal collective_reveal() const;
+    /// True while the run is ready (not started): the readouts that answer a guess show "?".
+    bool answers_hidden() const { return m_playback.cursor() <= 0 && !m_playback.playing(); }
+    /// A readout's value, or "?" while the answers are hidden.
+    std::string shown(const std::string& value) const { return answers_hidden() ? "?" : value; }
 
 private:
     void recompute();
+    void recompute_collective();
+    void set_send_timeline();
+    void set_collective_timeline();
+    bool paint_wave(ui::RackPaint& p, double cursor) const;  ///< lights the latency wave's hop; false outside it
     void draw_controls();
     void draw_send_controls();
     void draw_collective_controls();
@@ -83,9 +117,18 @@ private:
     void draw_step();
     void draw_legend();
     void draw_predict();  ///< the collapsed "Predict first?" area under Send
+    void draw_collective_predict();
+    void draw_collective_choices();
+    void draw_plot(float height);  ///< rack_plot.cpp: bus bandwidth against message size
+    void draw_plot_hover(const ui::LogLogFrame& f);
+    std::vector<std::pair<std::string, bool>> collective_words(bool revealed, bool with_guess) const;  ///< each line, and whether it is marked
+    void draw_collective_words();
+    void draw_view_switch();  ///< a short scene: the rack or the plot
+    float collective_words_height(float wrap) const;
     float reveal_height(float wrap) const;
     void draw_reveal();   ///< the guess against the send, under the time split, once it has finished
-    bool bytes_slider(const char* label, double& bytes, float width);
+    /// A log slider over [lo, hi] showing the size in words; true when the user moved it.
+    static bool bytes_slider(const char* label, double& bytes, float width, double lo, double hi);
 
     std::size_t m_system = 0;
     std::optional<core::Cluster> m_cluster;
@@ -95,6 +138,10 @@ private:
     double m_bytes = 1e9, m_collective_bytes = 1e9;
     std::uint32_t m_group = group_sizes[0];
     bool m_ring_per_nic = false;
+    core::CollectiveOp m_op = core::CollectiveOp::all_reduce;
+    std::optional<core::CollectiveAlgorithm> m_algorithm;  ///< empty: auto
+    core::CollectiveSweep m_sweep;
+    core::CollectiveGuess m_collective_guess;
 
     core::TransferResult m_transfer;
     core::TransferStory m_transfer_story;
@@ -104,6 +151,8 @@ private:
     ui::RackLayout m_layout;
     int m_hovered = -1;
     core::SendGuess m_guess;
+    int m_plot_hover = -1;
+    bool m_show_plot = false;  ///< a short scene shows the plot instead of the rack  ///< the size under the mouse in the plot, -1 for none
     bool m_scene_scrolls = false;  ///< the scene's words reach below the window: the wheel scrolls it
 };
 

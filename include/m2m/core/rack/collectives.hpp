@@ -166,4 +166,10 @@ CollectiveStory tell(const Cluster& cluster, const CollectiveResult& r);
 /// "Step 3 of 14 · reduce-scatter: each GPU adds the chunk it receives to its own."
 std::string ring_step_text(CollectiveOp op, std::size_t n, std::size_t step);
 
+/// "Done: every GPU holds the sum." (what each collective leaves behind).
+std::string collective_done_text(CollectiveOp op);
+/// What the animation shows `t` seconds into the collective: the ring's step, a tree's or NVLS's
+/// latency wave (which level, which wire) and then its bytes, or that it is done.
+std::string collective_play_text(const CollectiveResult& r, double t);
+
 }  // namespace m2m::core

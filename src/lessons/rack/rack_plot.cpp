@@ -1,0 +1,132 @@
+// Lesson 2's bus-bandwidth plot: every algorithm's busbw against message size (8 B to 16 GiB, as
+// nccl-tests prints it), NCCL's pick bold, the wires' ceilings, the latency floor, and where the
+// pick turns from latency-bound to bandwidth-bound; hovering a size shows its time and bandwidths.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "lessons/rack/rack_panel.hpp"
+#include "m2m/core/engine/text.hpp"
+#include "ui/theme.hpp"
+#include "ui/view.hpp"
+#include "ui/widgets.hpp"
+
+namespace m2m::lessons {
+
+namespace {
+
+ImU32 algorithm_colour(const ui::Theme& th, core::CollectiveAlgorithm a) {
+    switch (a) {
+    case core::CollectiveAlgorithm::ring: return th.cpu;
+    case core::CollectiveAlgorithm::tree: return th.gpu;
+    case core::CollectiveAlgorithm::nvls: return th.accent;
+    case core::CollectiveAlgorithm::nvls_tree: return th.warning;
+    case core::CollectiveAlgorithm::p2p: return th.text_dim;
+    }
+    return th.text;
+}
+
+// A horizontal line across the sizes, as a two-point series.
+ui::PlotSeries flat(const core::CollectiveSweep& sw, double y, ImU32 colour) {
+    return {{sw.sizes.front(), sw.sizes.back()}, {y, y}, colour};
+}
+
+// The key above the plot: each curve's colour and name, NCCL's pick in bold words.
+void draw_key(const ui::Theme& th, const core::CollectiveSweep& sw) {
+    const float s = std::round(ImGui::GetFontSize() * 0.6f);
+    auto key = [&](ImU32 colour, const std::string& name, bool first) {
+        if (!first) ui::same_line_if_fits(s * 1.5f + ImGui::CalcTextSize(name.c_str()).x, ImGui::GetFontSize());
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const float y = p.y + (ImGui::GetTextLineHeight() - s) * 0.5f;
+        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + s, y + s), colour);
+        ImGui::Dummy(ImVec2(s, ImGui::GetTextLineHeight()));
+        ImGui::SameLine(0, s * 0.5f);
+        ImGui::TextUnformatted(name.c_str());
+    };
+    key(th.text, "NCCL's pick (bold)", true);
+    for (core::CollectiveAlgorithm a : sw.algorithms) key(algorithm_colour(th, a), std::string(core::collective_algorithm_label(a)), false);
+    if (sw.nvlink_ceiling_GBps > 0) key(th.nvlink, "NVLink ceiling", false);
+    if (sw.network_ceiling_GBps > 0) key(th.infiniband, "NIC ceiling", false);
+    key(th.text_dim, "latency floor", false);
+}
+
+}  // namespace
+
+void RackPanel::draw_plot(float height) {
+    const auto& th = m_ctx.view.theme;
+    const core::CollectiveSweep& sw = m_sweep;
+    const float w = ImGui::GetContentRegionAvail().x;
+    const ImVec2 top = ImGui::GetCursorScreenPos();
+    m_plot_hover = -1;
+    if (sw.sizes.empty() || sw.algorithms.empty() || answers_hidden()) {
+        // Before a run the curves would answer "which is faster?": keep the room, say when they come.
+        ui::text_wrapped_coloured(th.text_dim, sw.algorithms.empty() ? "" : "Bus bandwidth against message size: press Run and it appears here.");
+        ImGui::SetCursorScreenPos(top);
+        ImGui::Dummy(ImVec2(w, height));
+        return;
+    }
+    draw_key(th, sw);
+    const float key_h = ImGui::GetCursorScreenPos().y - top.y;
+    std::vector<ui::PlotSeries> series;
+    for (std::size_t k = 0; k < sw.algorithms.size(); ++k) {
+        ui::PlotSeries s{sw.sizes, {}, algorithm_colour(th, sw.algorithms[k])};
+        for (const core::CollectiveCost& c : sw.curves[k]) s.y.push_back(c.busbw_GBps);
+        series.push_back(std::move(s));
+    }
+    const double top_busbw = std::max(sw.nvlink_ceiling_GBps, sw.network_ceiling_GBps);
+    if (sw.nvlink_ceiling_GBps > 0) series.push_back(flat(sw, sw.nvlink_ceiling_GBps, th.nvlink));
+    if (sw.network_ceiling_GBps > 0) series.push_back(flat(sw, sw.network_ceiling_GBps, th.infiniband));
+    // The latency floor: no algorithm moves S bytes faster than the smallest latency, so busbw
+    // stays under factor x S / floor, a straight rising line on log-log axes.
+    const double factor = core::busbw_factor(sw.op, sw.group.gpus);
+    ui::PlotSeries floor_line{{}, {}, th.text_dim};
+    for (double s : sw.sizes) {
+        const double y = factor * s / sw.latency_floor_s / 1e9;
+        if (y > top_busbw * 1.5 && !floor_line.x.empty()) break;
+        floor_line.x.push_back(s), floor_line.y.push_back(y);
+    }
+    series.push_back(std::move(floor_line));
+    std::vector<ui::PlotMarker> markers;
+    if (sw.crossover_bytes > 0)
+        markers.push_back({sw.crossover_bytes, "latency-bound | bandwidth-bound at " + core::format_bytes(sw.crossover_bytes), th.text_dim});
+    const std::optional<ui::LogLogFrame> f = ui::log_log_plot(m_ctx.view, "busbw", series, markers, "message size (bytes)",
+                                                              "busbw (GB/s)", ImVec2(w, std::max(height - key_h, ImGui::GetFontSize() * 6)));
+    m_ctx.items.note("busbw_plot");
+    if (!f) return;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    std::vector<ImVec2> pick;
+    for (std::size_t i = 0; i < sw.sizes.size(); ++i) pick.push_back(f->to_screen(sw.sizes[i], sw.picks[i].busbw_GBps));
+    dl->AddPolyline(pick.data(), static_cast<int>(pick.size()), th.text, 0, th.line_thickness * 2.5f);
+    // The message being run, on NCCL's pick.
+    const double now = static_cast<double>(m_collective.bytes);
+    if (now > 0) dl->AddCircleFilled(f->to_screen(now, m_collective.nccl.busbw_GBps), ImGui::GetFontSize() * 0.35f, th.accent);
+    draw_plot_hover(*f);
+}
+
+void RackPanel::draw_plot_hover(const ui::LogLogFrame& f) {
+    // The size under the pointer: a thin line, and NCCL's pick there with every algorithm's time.
+    const auto& th = m_ctx.view.theme;
+    const core::CollectiveSweep& sw = m_sweep;
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    if (mouse.x < f.a.x || mouse.x > f.b.x || mouse.y < f.a.y || mouse.y > f.b.y) return;
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < sw.sizes.size(); ++i)
+        if (std::abs(f.to_screen(sw.sizes[i], 1).x - mouse.x) < std::abs(f.to_screen(sw.sizes[best], 1).x - mouse.x)) best = i;
+    m_plot_hover = static_cast<int>(best);
+    const float x = f.to_screen(sw.sizes[best], 1).x;
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(x, f.a.y), ImVec2(x, f.b.y), th.text_dim, 1.0f);
+    const core::CollectiveCost& c = sw.picks[best];
+    ImGui::BeginTooltip();
+    ImGui::Text("%s: NCCL picks the %s (%s)", core::format_bytes(sw.sizes[best]).c_str(),
+                std::string(core::collective_algorithm_label(c.algorithm)).c_str(),
+                std::string(core::collective_protocol_label(c.protocol)).c_str());
+    ImGui::Text("time %s \xc2\xb7 algbw %s \xc2\xb7 busbw %s", core::format_seconds(c.time_s).c_str(),
+                core::format_rate_GBps(c.algbw_GBps).c_str(), core::format_rate_GBps(c.busbw_GBps).c_str());
+    for (std::size_t k = 0; k < sw.algorithms.size(); ++k)
+        ImGui::TextDisabled("%s: %s", std::string(core::collective_algorithm_label(sw.algorithms[k])).c_str(),
+                            core::format_seconds(sw.curves[k][best].time_s).c_str());
+    ImGui::EndTooltip();
+}
+
+}  // namespace m2m::lessons

@@ -1,0 +1,267 @@
+// Lesson 2's scene: the readouts, the rack with the tensor or the collective crossing its wires,
+// where the time goes, and the guess against the result.
+//
+// [SECTION] scene
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "lessons/rack/rack_common.hpp"
+#include "lessons/rack/rack_panel.hpp"
+#include "lessons/run_log.hpp"
+#include "lessons/saved_state.hpp"
+#include "m2m/core/engine/text.hpp"
+#include "ui/theme.hpp"
+#include "ui/view.hpp"
+#include "ui/widgets.hpp"
+
+namespace m2m::lessons {
+
+using namespace rack_detail;
+
+// [SECTION] scene ---------------------------------------------------------------------------
+
+void RackPanel::draw_scene() {
+    draw_readouts();
+    const float fs = ImGui::GetFontSize();
+    const float wrap = ImGui::GetContentRegionAvail().x;
+    const float spacing = ImGui::GetStyle().ItemSpacing.y;
+    if (m_mode == Mode::send) {
+        // The room for the words is what they need once revealed, so the drawing keeps its size.
+        const std::string verdict = answers_hidden() ? std::string() : m_transfer_story.verdict;
+        const float verdict_h = ImGui::CalcTextSize(m_transfer_story.verdict.c_str(), nullptr, false, wrap).y;
+        // The words under the drawing wrap on a narrow scene: the drawing gives up their height.
+        const float below = time_split_height(wrap) + fs * 0.4f + fs + spacing * 4 + verdict_h + reveal_height(wrap);
+        draw_drawing(std::max(fs * 8.0f, ImGui::GetContentRegionAvail().y - below));
+        draw_time_split();
+        draw_reveal();
+        if (!verdict.empty()) ui::text_wrapped_coloured(m_ctx.view.theme.text, verdict);
+        return;
+    }
+    // A collective: the drawing and its step, the words, and the bus-bandwidth plot. A short
+    // scene shows the drawing or the plot, one at a time, each large enough to read.
+    const float avail = ImGui::GetContentRegionAvail().y;
+    const bool both = avail >= fs * 36.0f;
+    if (!both) draw_view_switch();
+    const float left = ImGui::GetContentRegionAvail().y;
+    const float words_h = collective_words_height(wrap) + spacing;
+    const float step_h = ImGui::CalcTextSize(step_head().c_str(), nullptr, false, wrap).y + 2 * fs * 1.1f + spacing * 3;
+    if (both || !m_show_plot) {
+        const float plot_h = both ? std::clamp(left * 0.3f, fs * 8.0f, fs * 16.0f) : 0.0f;
+        draw_drawing(std::max(fs * 8.0f, left - step_h - words_h - plot_h - spacing));
+        draw_step();
+    }
+    draw_collective_words();
+    if (both || m_show_plot) draw_plot(std::max(fs * 8.0f, ImGui::GetContentRegionAvail().y - spacing));
+}
+
+void RackPanel::draw_view_switch() {
+    // On a short scene: the rack or the plot, a click apart.
+    int view = m_show_plot ? 1 : 0;
+    bool changed = ImGui::RadioButton("the rack", &view, 0);
+    m_ctx.items.note("show_rack");
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton("bus bandwidth against size", &view, 1);
+    m_ctx.items.note("show_plot");
+    if (changed) m_show_plot = view == 1;
+}
+
+void RackPanel::draw_readouts() {
+    const auto& th = m_ctx.view.theme;
+    const float gap = ImGui::GetFontSize() * 1.5f;
+    struct Item {
+        const char* label;
+        std::string value;
+        ImU32 colour;
+    };
+    std::vector<Item> items;
+    if (m_mode == Mode::send) {
+        // Before Send, "?": the link and the ratio are what "Predict first?" asks.
+        const core::TransferStory& s = m_transfer_story;
+        const ImU32 link = answers_hidden() ? th.text : m_ctx.view.theme.link(m_transfer.run.route.type);
+        items = {{"TIME", shown(s.time), th.text},
+                 {"LINK", shown(s.link), link},
+                 {"BANDWIDTH, ONE WAY", shown(s.bandwidth), link},
+                 {"RELATIVE TIME", shown(s.relative_time), th.text},
+                 {"HOPS", shown(s.hops), th.text}};
+    } else {
+        // Before Run, the algorithm is "?": "Predict first?" asks which is faster.
+        const core::CollectiveStory& s = m_collective_story;
+        const std::string algorithm = m_algorithm ? s.algorithm + " \xc2\xb7 " + s.protocol : shown(s.algorithm + " \xc2\xb7 " + s.protocol);
+        items = {{"TIME", s.time, th.text},
+                 {m_algorithm ? "ALGORITHM" : "NCCL PICKS", algorithm, th.text},
+                 {"BUSBW", s.busbw, m_ctx.view.theme.link(m_collective.slowest)},
+                 {"SLOWEST LINK", s.slowest, m_ctx.view.theme.link(m_collective.slowest)}};
+    }
+    // As many on a row as fit; the rest wrap onto the next row (none is dropped).
+    ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : ImGui::GetFont();
+    const float avail = ImGui::GetContentRegionAvail().x;
+    float x = 0;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const Item& it = items[i];
+        const float value_w = big->CalcTextSizeA(big->FontSize, FLT_MAX, 0.0f, it.value.c_str()).x;
+        const float w = std::max(ImGui::CalcTextSize(it.label).x, value_w);
+        if (i > 0 && x + w <= avail) ImGui::SameLine(0, gap);
+        else x = 0;
+        x += w + gap;
+        ui::readout(m_ctx.view.theme, it.label, it.value, it.colour);
+        if (i == 0) m_ctx.items.note("readout_first");
+    }
+}
+
+void RackPanel::draw_drawing(float height) {
+    const ImVec2 a = ImGui::GetCursorScreenPos();
+    const ImVec2 b(a.x + ImGui::GetContentRegionAvail().x, a.y + height);
+    m_layout = ui::layout_rack(cluster().shape(), a, b);
+    const ui::RackInput in = ui::rack_buttons(m_ctx.items, m_layout, a, b);
+    m_hovered = in.hovered ? static_cast<int>(*in.hovered) : -1;
+    if (in.clicked && m_mode == Mode::send) click_gpu(*in.clicked);
+    ui::draw_rack(m_ctx.view.theme, m_layout, cluster(), paint_at(m_playback.cursor()));
+    if (in.hovered) {
+        const core::Cluster& c = cluster();
+        const core::GpuId g = *in.hovered;
+        ImGui::BeginTooltip();
+        ImGui::Text("GPU %u \xc2\xb7 node %u \xc2\xb7 rack %u", g, c.node_of(g), c.rack_of(g));
+        if (m_mode == Mode::send)
+            ImGui::TextDisabled("%s", m_picking_to ? (g == m_from ? "the sender" : "click: send to this GPU")
+                                                   : "click: send from this GPU");
+        ImGui::EndTooltip();
+    }
+}
+
+std::string RackPanel::time_split_text() const {
+    const core::TransferStory& s = m_transfer_story;
+    if (answers_hidden()) return "Press Send: the time splits into latency and moving the bytes.";
+    return s.time + " = " + s.latency + " latency + " + s.bandwidth_time + " moving the bytes";
+}
+
+float RackPanel::time_split_height(float wrap) const {
+    const core::TransferStory& s = m_transfer_story;
+    const std::string text = s.time + " = " + s.latency + " latency + " + s.bandwidth_time + " moving the bytes";
+    const float line = ImGui::CalcTextSize(text.c_str()).x, bound = ImGui::CalcTextSize(m_transfer_story.bound.c_str()).x;
+    if (line + ImGui::GetFontSize() + bound <= wrap) return ImGui::GetTextLineHeight();
+    return ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y + ImGui::GetTextLineHeightWithSpacing();
+}
+
+std::string RackPanel::step_head() const { return core::collective_play_text(m_collective, m_playback.cursor()); }
+
+std::vector<std::pair<std::string, bool>> RackPanel::collective_words(bool revealed, bool with_guess) const {
+    // NCCL's pick and why (after the run: it answers the guess), the bound, the verdict, the reveal.
+    const core::CollectiveStory& s = m_collective_story;
+    std::vector<std::pair<std::string, bool>> out;
+    if (m_collective.steps == 0) return out;
+    if (!revealed) {
+        out.emplace_back("Which algorithm would NCCL pick here, and why? Press Run to see.", false);
+        return out;
+    }
+    out.emplace_back(s.choice, false);
+    out.emplace_back(s.bound, true);
+    out.emplace_back(s.verdict, false);
+    if (with_guess && m_collective_guess.any()) out.emplace_back(collective_reveal().line, true);
+    return out;
+}
+
+float RackPanel::collective_words_height(float wrap) const {
+    float h = 0;
+    // The room the revealed words need (with the guess's line), so the drawing keeps its size.
+    for (const auto& [text, _] : collective_words(true, true))
+        h += ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y + ImGui::GetStyle().ItemSpacing.y;
+    return h;
+}
+
+void RackPanel::draw_collective_words() {
+    const auto& th = m_ctx.view.theme;
+    for (const auto& [text, marked] : collective_words(!answers_hidden(), collective_finished()))
+        ui::text_wrapped_coloured(marked ? (m_collective_story.latency_bound ? th.warning : th.accent) : th.text, text);
+    m_ctx.items.note("collective_words");
+}
+
+void RackPanel::draw_time_split() {
+    // One bar for the whole send: the latency part, then the bytes over the bottleneck, each as
+    // wide as its share of the time (the smaller never thinner than 3 px), filled up to the cursor.
+    const auto& th = m_ctx.view.theme;
+    const core::TransferRun& run = m_transfer.run;
+    const core::TransferStory& s = m_transfer_story;
+    const float fs = ImGui::GetFontSize();
+    const std::string text = time_split_text();
+    ImGui::PushTextWrapPos(0.0f);  // two lines on a narrow scene rather than a cut one
+    ImGui::TextUnformatted(text.c_str());
+    if (!answers_hidden()) {
+        ui::same_line_if_fits(ImGui::CalcTextSize(s.bound.c_str()).x, fs);
+        ImGui::PushStyleColor(ImGuiCol_Text, s.latency_bound ? th.warning : m_ctx.view.theme.link(run.route.type));
+        ImGui::TextUnformatted(s.bound.c_str());
+        ImGui::PopStyleColor();
+    }
+    ImGui::PopTextWrapPos();
+    m_ctx.items.note("time_split");
+
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float w = ImGui::GetContentRegionAvail().x, h = fs;
+    const double total = std::max(m_transfer.time_s, 1e-30);
+    const float lat_w = answers_hidden() ? w * 0.5f : std::clamp(static_cast<float>(run.latency_s / total) * w, 3.0f, w - 3.0f);
+    // Before the send the bar is grey: its colour would name the link the guess asks about.
+    const ImU32 bytes_col = answers_hidden() ? th.text_dim : m_ctx.view.theme.link(run.route.type);
+    dl->AddRectFilled(p, ImVec2(p.x + lat_w, p.y + h), ui::fade(th.warning, 0.35f));
+    dl->AddRectFilled(ImVec2(p.x + lat_w, p.y), ImVec2(p.x + w, p.y + h), ui::fade(bytes_col, 0.35f));
+    const float cur = static_cast<float>(std::clamp(m_playback.cursor() / total, 0.0, 1.0)) * w;
+    dl->AddRectFilled(p, ImVec2(p.x + std::min(cur, lat_w), p.y + h), th.warning);
+    if (cur > lat_w) dl->AddRectFilled(ImVec2(p.x + lat_w, p.y), ImVec2(p.x + cur, p.y + h), bytes_col);
+    ImGui::Dummy(ImVec2(w, h));
+}
+
+void RackPanel::draw_step() {
+    // The current ring step as a small Gantt chart: every step is alike, so this one shows how
+    // long the NVLink sends and the InfiniBand sends take inside it, and who waits for whom.
+    const auto& th = m_ctx.view.theme;
+    const core::CollectiveResult& r = m_collective;
+    const core::CollectiveStory& s = m_collective_story;
+    const float fs = ImGui::GetFontSize();
+    const double cursor = m_playback.cursor();
+    const std::size_t k = step_at(cursor);
+    if (r.steps == 0) {
+        ImGui::TextUnformatted("A group of one GPU has nothing to send.");
+        return;
+    }
+    ui::text_wrapped_coloured(th.text, step_head());
+    m_ctx.items.note("step_text");
+    const double in_step = cursor <= r.base_latency_s ? 0.0 : cursor >= r.time_s ? r.step_s : cursor - r.step_start_s(k);
+
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float label_w = ImGui::CalcTextSize("InfiniBand sends ").x;
+    const float value_w = ImGui::CalcTextSize(" 000.0 ms").x;
+    const float w = std::max(fs * 4, ImGui::GetContentRegionAvail().x - label_w - value_w);
+    const float h = fs * 1.1f;
+    struct Row {
+        const char* label;
+        double end_s;
+        ImU32 colour;
+    };
+    const Row rows[] = {{"NVLink sends", s.nvlink_sends_end_s, th.link(core::LinkType::nvlink)},
+                        {"InfiniBand sends", s.infiniband_sends_end_s, th.link(core::LinkType::infiniband)}};
+    for (const Row& row : rows) {
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        dl->AddText(ImVec2(p.x, p.y + (h - fs) * 0.5f), row.end_s > 0 ? th.text : th.text_dim, row.label);
+        const ImVec2 a(p.x + label_w, p.y), b(a.x + w, p.y + h);
+        ui::fill_opaque(m_ctx.view, dl, a, b, th.panel);
+        if (row.end_s > 0 && r.step_s > 0) {
+            const float end_x = a.x + w * static_cast<float>(std::min(row.end_s / r.step_s, 1.0));
+            const float cur_x = a.x + w * static_cast<float>(std::clamp(std::min(in_step, row.end_s) / r.step_s, 0.0, 1.0));
+            dl->AddRectFilled(a, ImVec2(end_x, b.y), ui::fade(row.colour, 0.35f));
+            dl->AddRectFilled(a, ImVec2(cur_x, b.y), row.colour);
+            const std::string t = core::format_seconds(row.end_s);
+            dl->AddText(ImVec2(b.x + 6, p.y + (h - fs) * 0.5f), th.text, t.c_str());
+        } else {
+            dl->AddText(ImVec2(b.x + 6, p.y + (h - fs) * 0.5f), th.text_dim, "none");
+        }
+        const float cursor_x = a.x + w * static_cast<float>(std::clamp(in_step / std::max(r.step_s, 1e-30), 0.0, 1.0));
+        dl->AddRectFilled(ImVec2(cursor_x - 1, a.y - 2), ImVec2(cursor_x + 1, b.y + 2), th.text);
+        ImGui::Dummy(ImVec2(label_w + w + value_w, h));
+    }
+}
+
+}  // namespace m2m::lessons
