@@ -237,14 +237,52 @@ void draw_log_log_curves(const Theme& th, ImDrawList* dl, const LogLogFrame& f, 
         if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.colour, 0, th.line_thickness + 1);
     }
     dl->AddText(ImVec2(f.a.x + 4, f.a.y + 2), th.text_dim, y_label);
+    for (const auto& m : markers)  // every line first, so no line crosses a label drawn after it
+        if (m.x > 0) {
+            const float x = f.to_screen(m.x, std::pow(10.0, f.ly0)).x;
+            dl->AddLine(ImVec2(x, f.a.y), ImVec2(x, f.b.y), m.colour, 2.0f);
+        }
     float label_y = f.a.y + 2 + fs;
     for (const auto& m : markers) {
         if (m.x <= 0) continue;
         const float x = f.to_screen(m.x, std::pow(10.0, f.ly0)).x;
-        dl->AddLine(ImVec2(x, f.a.y), ImVec2(x, f.b.y), m.colour, 2.0f);
-        dl->AddText(ImVec2(std::min(x + 4, f.b.x - ImGui::CalcTextSize(m.label.c_str()).x), label_y), m.colour,
-                    m.label.c_str());
+        const ImVec2 ts = ImGui::CalcTextSize(m.label.c_str());
+        const ImVec2 at(std::min(x + 4, f.b.x - ts.x), label_y);
+        dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), th.panel | IM_COL32_A_MASK);  // grid lines pass behind
+        dl->AddText(at, m.colour, m.label.c_str());
         label_y += fs;
+    }
+}
+
+// Each point a dot, its label to its right (or left, near the right edge), moved down past any
+// label already placed so that none is drawn over another.
+void draw_log_log_points(const Theme& th, ImDrawList* dl, const LogLogFrame& f, const std::vector<PlotPoint>& points) {
+    const float fs = ImGui::GetFontSize();
+    std::vector<ImVec4> placed;
+    auto overlaps = [&](ImVec2 p0, ImVec2 p1) {
+        for (const auto& r : placed)
+            if (p0.x < r.z && p1.x > r.x && p0.y < r.w && p1.y > r.y) return true;
+        return false;
+    };
+    const float r = fs * 0.32f;
+    for (const auto& pt : points) {  // every dot first: a label goes around them all
+        if (pt.x <= 0 || pt.y <= 0) continue;
+        const ImVec2 c = f.to_screen(pt.x, pt.y);
+        dl->AddCircleFilled(c, r, pt.colour, 12);
+        dl->AddCircle(c, r, th.text, 12, 1.0f);
+        placed.push_back(ImVec4(c.x - r, c.y - r, c.x + r, c.y + r));
+    }
+    for (const auto& pt : points) {
+        if (pt.x <= 0 || pt.y <= 0 || pt.label.empty()) continue;
+        const ImVec2 c = f.to_screen(pt.x, pt.y);
+        const ImVec2 ts = ImGui::CalcTextSize(pt.label.c_str());
+        ImVec2 at(c.x + fs * 0.5f, c.y - ts.y * 0.5f);
+        if (at.x + ts.x > f.b.x) at.x = c.x - fs * 0.5f - ts.x;
+        for (int tries = 0; tries < 12 && overlaps(at, ImVec2(at.x + ts.x, at.y + ts.y)); ++tries) at.y += ts.y;
+        at.y = std::min(at.y, f.b.y - ts.y);
+        dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), th.panel | IM_COL32_A_MASK);
+        dl->AddText(at, pt.colour, pt.label.c_str());
+        placed.push_back(ImVec4(at.x, at.y, at.x + ts.x, at.y + ts.y));
     }
 }
 
@@ -252,7 +290,7 @@ void draw_log_log_curves(const Theme& th, ImDrawList* dl, const LogLogFrame& f, 
 
 void log_log_plot(const View& view, const char* id, const std::vector<PlotSeries>& series,
                   const std::vector<PlotMarker>& markers, const char* x_label, const char* y_label, ImVec2 size,
-                  double y_reference) {
+                  double y_reference, const std::vector<PlotPoint>& points) {
     const Theme& th = view.theme;
     ImGui::PushID(id);
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -261,13 +299,16 @@ void log_log_plot(const View& view, const char* id, const std::vector<PlotSeries
     const ImVec2 a(p.x + fs * 3.2f, p.y + fs * 0.5f);
     const ImVec2 b(p.x + size.x - fs * 0.5f, p.y + size.y - fs * 2.4f);
     fill_opaque(view, dl, a, b, th.panel);
-    if (const std::optional<LogLogFrame> f = log_log_frame(series, y_reference, a, b)) {
+    std::vector<PlotSeries> framed = series;  // the points count towards the axes' range too
+    for (const auto& pt : points) framed.push_back({{pt.x}, {pt.y}, pt.colour});
+    if (const std::optional<LogLogFrame> f = log_log_frame(framed, y_reference, a, b)) {
         draw_log_log_grid(th, dl, *f);
         if (y_reference > 0) {
             const float y = f->to_screen(std::pow(10.0, f->lx0), y_reference).y;
             dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), th.text_dim, 2.0f);
         }
         draw_log_log_curves(th, dl, *f, series, markers, y_label);
+        draw_log_log_points(th, dl, *f, points);
         dl->AddText(ImVec2(a.x + (b.x - a.x - ImGui::CalcTextSize(x_label).x) * 0.5f, b.y + fs * 1.2f), th.text_dim,
                     x_label);
     }

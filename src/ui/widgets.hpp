@@ -72,9 +72,15 @@ struct PlotMarker {
     std::string label;
     ImU32 colour;
 };
-/// A log-log line plot with decade grid lines, in a box of `size`.
+/// A labelled dot (a roofline's layer), its label beside it where no other label is.
+struct PlotPoint {
+    double x, y;
+    std::string label;
+    ImU32 colour;
+};
+/// A log-log line plot with decade grid lines, in a box of `size`; `points` are dots on top.
 void log_log_plot(const View& view, const char* id, const std::vector<PlotSeries>& series,
                   const std::vector<PlotMarker>& markers, const char* x_label, const char* y_label, ImVec2 size,
-                  double y_reference = 0);
+                  double y_reference = 0, const std::vector<PlotPoint>& points = {});
 
 }  // namespace m2m::ui
