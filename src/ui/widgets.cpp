@@ -227,8 +227,9 @@ void draw_log_log_grid(const Theme& th, ImDrawList* dl, const LogLogFrame& f) {
 
 // The curves, the y axis's name in the top-left corner, where a rising curve is not (at the
 // bottom left it sat on the curve's start), and each marker's label on a line of its own below it.
-void draw_log_log_curves(const Theme& th, ImDrawList* dl, const LogLogFrame& f, const std::vector<PlotSeries>& series,
-                         const std::vector<PlotMarker>& markers, const char* y_label) {
+std::vector<ImVec4> draw_log_log_curves(const Theme& th, ImDrawList* dl, const LogLogFrame& f,
+                                        const std::vector<PlotSeries>& series, const std::vector<PlotMarker>& markers,
+                                        const char* y_label) {
     const float fs = ImGui::GetFontSize();
     for (const auto& s : series) {
         std::vector<ImVec2> pts;
@@ -243,6 +244,7 @@ void draw_log_log_curves(const Theme& th, ImDrawList* dl, const LogLogFrame& f, 
             dl->AddLine(ImVec2(x, f.a.y), ImVec2(x, f.b.y), m.colour, 2.0f);
         }
     float label_y = f.a.y + 2 + fs;
+    std::vector<ImVec4> labels;  // where each label went, so the points' labels keep clear of them
     for (const auto& m : markers) {
         if (m.x <= 0) continue;
         const float x = f.to_screen(m.x, std::pow(10.0, f.ly0)).x;
@@ -250,15 +252,17 @@ void draw_log_log_curves(const Theme& th, ImDrawList* dl, const LogLogFrame& f, 
         const ImVec2 at(std::min(x + 4, f.b.x - ts.x), label_y);
         dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), th.panel | IM_COL32_A_MASK);  // grid lines pass behind
         dl->AddText(at, m.colour, m.label.c_str());
+        labels.push_back(ImVec4(at.x - 2, at.y, at.x + ts.x + 2, at.y + ts.y));
         label_y += fs;
     }
+    return labels;
 }
 
 // Each point a dot, its label to its right (or left, near the right edge), moved down past any
-// label already placed so that none is drawn over another.
-void draw_log_log_points(const Theme& th, ImDrawList* dl, const LogLogFrame& f, const std::vector<PlotPoint>& points) {
+// dot or label already placed (`placed`: the markers' labels) so that none is drawn over another.
+void draw_log_log_points(const Theme& th, ImDrawList* dl, const LogLogFrame& f, const std::vector<PlotPoint>& points,
+                         std::vector<ImVec4> placed) {
     const float fs = ImGui::GetFontSize();
-    std::vector<ImVec4> placed;
     auto overlaps = [&](ImVec2 p0, ImVec2 p1) {
         for (const auto& r : placed)
             if (p0.x < r.z && p1.x > r.x && p0.y < r.w && p1.y > r.y) return true;
@@ -307,8 +311,7 @@ void log_log_plot(const View& view, const char* id, const std::vector<PlotSeries
             const float y = f->to_screen(std::pow(10.0, f->lx0), y_reference).y;
             dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), th.text_dim, 2.0f);
         }
-        draw_log_log_curves(th, dl, *f, series, markers, y_label);
-        draw_log_log_points(th, dl, *f, points);
+        draw_log_log_points(th, dl, *f, points, draw_log_log_curves(th, dl, *f, series, markers, y_label));
         dl->AddText(ImVec2(a.x + (b.x - a.x - ImGui::CalcTextSize(x_label).x) * 0.5f, b.y + fs * 1.2f), th.text_dim,
                     x_label);
     }

@@ -106,8 +106,7 @@ RooflinePicture roofline_picture(const ui::Theme& th, const core::LayerRunResult
         add(roof.ridge());
         add(hi);
         pic.roofs.push_back(std::move(s));
-        pic.ridges.push_back({roof.ridge(), std::string(gpu ? "GPU" : "CPU") + " ridge " +
-                                                core::format_significant(roof.ridge(), 3) + " FLOP/B", colour});
+        pic.ridges.push_back({roof.ridge(), std::string(gpu ? "GPU" : "CPU") + " ridge", colour});  // values: the sentence
         // One point per run of equal layers (the hidden layers of a uniform width are one point).
         for (std::size_t i = 0; i < r.layers.size();) {
             std::size_t j = i;
