@@ -1,7 +1,7 @@
 // Lesson 1's panel: its set-up, its controls (left of the scene, which layer_run_scene.cpp draws),
 // its frame state, saved state and status.
 //
-// [SECTION] set-up and recompute   [SECTION] frame state   [SECTION] drawing
+// [SECTION] set-up and recompute   [SECTION] drawing
 // [SECTION] scenario, CSV and words   [SECTION] status
 #include "lessons/layers/layer_run_panel.hpp"
 
@@ -132,55 +132,6 @@ void LayerRunPanel::refresh_views() {
     m_playback.set_timeline(slow, std::move(bounds), std::max(fast / 3.0, slow / 60.0));
 }
 
-// [SECTION] frame state ---------------------------------------------------------------------
-
-LayerRunPanel::MachineFrame LayerRunPanel::frame_of(const core::MachineRun& m, double cursor, bool gpu) const {
-    const auto& widths = m_setup.network.widths;
-    const auto& spans = gpu ? m_gpu_spans : m_cpu_spans;
-    MachineFrame f;
-    f.network.widths = widths;
-    f.network.done.assign(widths.size(), 0);
-    f.network.active.assign(widths.size(), 0);
-    f.network.states.resize(widths.size());
-    f.network.done[0] = widths[0];
-    const std::uint32_t max_cells = gpu ? 512u : 64u;  // each cell is a quad; more would not read better
-    const std::uint32_t cells = std::min(m.cores, max_cells);
-    f.cores_per_cell = (m.cores + cells - 1) / cells;
-    f.cell_busy.assign(cells, 0.0f);
-    std::vector<std::uint32_t> busy(cells, 0);
-    for (std::size_t l = 1; l < widths.size(); ++l) {
-        const int w = widths[l];
-        const bool drawn = w <= ui::max_drawn_neurons;
-        if (drawn) f.network.states[l].assign(static_cast<std::size_t>(w), ui::NeuronState::waiting);
-        const auto [s, e] = spans[l - 1];
-        if (cursor >= static_cast<double>(e)) {  // layer finished: no need to look at its tasks
-            f.network.done[l] = w;
-            if (drawn) std::fill(f.network.states[l].begin(), f.network.states[l].end(), ui::NeuronState::done);
-            continue;
-        }
-        if (cursor <= 0 || cursor < static_cast<double>(s)) continue;  // at zero nothing has started yet
-        f.active_layer = static_cast<int>(l);
-        for (int i = 0; i < w; ++i) {
-            const auto& r = m.timeline.runs[m.layer_first_task[l - 1] + static_cast<core::TaskId>(i)];
-            ui::NeuronState st = ui::NeuronState::waiting;
-            if (cursor >= static_cast<double>(r.end)) {
-                st = ui::NeuronState::done;
-                ++f.network.done[l];
-            } else if (cursor >= static_cast<double>(r.start)) {
-                st = ui::NeuronState::active;
-                ++f.network.active[l];
-                const std::uint32_t core = r.resource;  // the graph has one pool, whose first member is 0
-                ++busy[std::min<std::uint32_t>(core / f.cores_per_cell, cells - 1)];
-            }
-            if (drawn) f.network.states[l][static_cast<std::size_t>(i)] = st;
-        }
-    }
-    for (std::size_t l = 1; l < widths.size(); ++l) f.done += f.network.done[l];
-    for (std::uint32_t c = 0; c < cells; ++c)
-        f.cell_busy[c] = static_cast<float>(busy[c]) / static_cast<float>(f.cores_per_cell);
-    return f;
-}
-
 // [SECTION] drawing -------------------------------------------------------------------------
 
 void LayerRunPanel::draw(float dt_s) {
@@ -239,7 +190,6 @@ void LayerRunPanel::draw_controls() {
 
 void LayerRunPanel::draw_network_controls() {
     const auto& th = m_ctx.view.theme;
-    bool changed = false;
     // Playback first: the most used controls stay above the fold on a 720p projector.
     ImGui::Separator();
     ImGui::TextUnformatted("Playback");
@@ -251,7 +201,19 @@ void LayerRunPanel::draw_network_controls() {
     ImGui::InputFloat(guess_label.label.c_str(), &m_guess, 0, 0, m_guess > 0 ? "%.3g" : "your guess");
     m_guess = std::clamp(m_guess, 0.0f, 1e9f);
     m_ctx.items.note("guess_box");
+    if (draw_shape_sliders()) recompute();
 
+    ImGui::Separator();
+    ui::text_wrapped_coloured(th.text_dim, m_story.model_note);
+    // A machine without units for the precision runs it at its FP32 rate: the panel says so.
+    if (m_result.cpu_roof.fp32_fallback || m_result.gpu_roof.fp32_fallback)
+        ui::text_wrapped_coloured(th.warning, m_story.precision_note);
+    ImGui::Separator();
+    m_measure.draw_controls(m_ctx, m_setup.network);
+}
+
+bool LayerRunPanel::draw_shape_sliders() {
+    bool changed = false;
     ImGui::Separator();
     ImGui::TextUnformatted("Network");
     auto& w = m_setup.network.widths;
@@ -301,15 +263,7 @@ void LayerRunPanel::draw_network_controls() {
         m_setup.gpu_cores = static_cast<std::uint32_t>(gpu_cores);
         changed = true;
     }
-    if (changed) recompute();
-
-    ImGui::Separator();
-    ui::text_wrapped_coloured(th.text_dim, m_story.model_note);
-    // A machine without units for the precision runs it at its FP32 rate: the panel says so.
-    if (m_result.cpu_roof.fp32_fallback || m_result.gpu_roof.fp32_fallback)
-        ui::text_wrapped_coloured(th.warning, m_story.precision_note);
-    ImGui::Separator();
-    m_measure.draw_controls(m_ctx, m_setup.network);
+    return changed;
 }
 
 // [SECTION] scenario, CSV and words ---------------------------------------------------------

@@ -48,7 +48,8 @@ private:
     void recompute();      ///< asks the core again after a parameter changed
     void refresh_views();  ///< the story, sweep, spans and playback of the current result
     void draw_controls();          ///< the formula, the timing and (hardware) the machines, batch and precision
-    void draw_network_controls();  ///< playback, the guess, the network's shape and the cores
+    void draw_network_controls();  ///< playback, the guess, the shape sliders, the model's notes, Measure
+    bool draw_shape_sliders();     ///< the network's widths and the machines' cores; true when one moved
     void restart();        ///< a setting changed: the run back to "ready", the answer hidden again
     // layer_run_scene.cpp
     void draw_scene(float height);

@@ -2,7 +2,7 @@
 // readouts (hidden until the guess is revealed) and the plots: speedup against width or batch,
 // and in hardware mode the roofline.
 //
-// [SECTION] scene   [SECTION] machines   [SECTION] readouts and plots
+// [SECTION] frame state   [SECTION] scene   [SECTION] machines   [SECTION] readouts and plots
 #include "lessons/layers/layer_run_panel.hpp"
 
 #include <imgui.h>
@@ -19,6 +19,55 @@
 #include "ui/widgets.hpp"
 
 namespace m2m::lessons {
+
+// [SECTION] frame state ---------------------------------------------------------------------
+
+LayerRunPanel::MachineFrame LayerRunPanel::frame_of(const core::MachineRun& m, double cursor, bool gpu) const {
+    const auto& widths = m_setup.network.widths;
+    const auto& spans = gpu ? m_gpu_spans : m_cpu_spans;
+    MachineFrame f;
+    f.network.widths = widths;
+    f.network.done.assign(widths.size(), 0);
+    f.network.active.assign(widths.size(), 0);
+    f.network.states.resize(widths.size());
+    f.network.done[0] = widths[0];
+    const std::uint32_t max_cells = gpu ? 512u : 64u;  // each cell is a quad; more would not read better
+    const std::uint32_t cells = std::min(m.cores, max_cells);
+    f.cores_per_cell = (m.cores + cells - 1) / cells;
+    f.cell_busy.assign(cells, 0.0f);
+    std::vector<std::uint32_t> busy(cells, 0);
+    for (std::size_t l = 1; l < widths.size(); ++l) {
+        const int w = widths[l];
+        const bool drawn = w <= ui::max_drawn_neurons;
+        if (drawn) f.network.states[l].assign(static_cast<std::size_t>(w), ui::NeuronState::waiting);
+        const auto [s, e] = spans[l - 1];
+        if (cursor >= static_cast<double>(e)) {  // layer finished: no need to look at its tasks
+            f.network.done[l] = w;
+            if (drawn) std::fill(f.network.states[l].begin(), f.network.states[l].end(), ui::NeuronState::done);
+            continue;
+        }
+        if (cursor <= 0 || cursor < static_cast<double>(s)) continue;  // at zero nothing has started yet
+        f.active_layer = static_cast<int>(l);
+        for (int i = 0; i < w; ++i) {
+            const auto& r = m.timeline.runs[m.layer_first_task[l - 1] + static_cast<core::TaskId>(i)];
+            ui::NeuronState st = ui::NeuronState::waiting;
+            if (cursor >= static_cast<double>(r.end)) {
+                st = ui::NeuronState::done;
+                ++f.network.done[l];
+            } else if (cursor >= static_cast<double>(r.start)) {
+                st = ui::NeuronState::active;
+                ++f.network.active[l];
+                const std::uint32_t core = r.resource;  // the graph has one pool, whose first member is 0
+                ++busy[std::min<std::uint32_t>(core / f.cores_per_cell, cells - 1)];
+            }
+            if (drawn) f.network.states[l][static_cast<std::size_t>(i)] = st;
+        }
+    }
+    for (std::size_t l = 1; l < widths.size(); ++l) f.done += f.network.done[l];
+    for (std::uint32_t c = 0; c < cells; ++c)
+        f.cell_busy[c] = static_cast<float>(busy[c]) / static_cast<float>(f.cores_per_cell);
+    return f;
+}
 
 // [SECTION] scene ---------------------------------------------------------------------------
 
