@@ -355,12 +355,13 @@ std::string LayerRunPanel::status() const {
     char buf[512];
     std::snprintf(buf, sizeof buf,
                   "lesson=layers mode=%s widths=%s cpu_cores=%u gpu_cores=%u batch=%d precision=%s cache=%s "
-                  "intensity=%.4g playing=%d cursor=%.6g speedup=%.4g guess=%.3g revealed=%d shown_speedup=%s",
+                  "intensity=%.4g playing=%d cursor=%.6g speedup=%.4g guess=%.3g revealed=%d shown_speedup=%s "
+                  "neuron_radius_px=%.1f",
                   m_setup.mode == core::TimingMode::lesson ? "lesson" : "hardware", widths.c_str(), m_setup.cpu_cores,
                   m_setup.gpu_cores, m_setup.batch, std::string(core::precision_id(m_setup.precision)).c_str(),
                   std::string(core::cache_id(m_setup.cache)).c_str(), intensity, m_playback.playing() ? 1 : 0,
                   m_playback.cursor(), m_result.speedup, m_guess, m_revealed ? 1 : 0,
-                  m_revealed ? m_story.speedup.c_str() : "?");
+                  m_revealed ? m_story.speedup.c_str() : "?", static_cast<double>(m_neuron_radius));
     return buf + m_measure.status();
 }
 

@@ -67,6 +67,7 @@ private:
     std::vector<core::SpeedupPoint> m_sweep;        ///< speedup against the hidden width
     std::vector<core::SpeedupPoint> m_batch_sweep;  ///< hardware mode: against the batch
     bool m_plot_vs_batch = false;
+    float m_neuron_radius = 0;  ///< as last drawn, the smaller of the two cards' (--log-state)
     bool m_revealed = false;  ///< the run has played to its end since the last change: the speedup shows
     std::optional<int> m_crossover;
     // per machine and layer: first start and last end, so a frame scans only the running layer

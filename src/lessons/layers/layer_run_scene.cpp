@@ -75,7 +75,7 @@ void LayerRunPanel::draw_scene(float height) {
     const float fs = ImGui::GetFontSize();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float gap = ImGui::GetStyle().ItemSpacing.x;
-    const float machine_h = std::max(fs * 12.0f, height * 0.42f);
+    const float machine_h = std::max(fs * 12.0f, height * 0.5f);
     const ImVec2 card((avail.x - gap) * 0.5f, machine_h);
     draw_machine(m_story.cpu, m_result.cpu, false, card);
     ImGui::SameLine();
@@ -123,13 +123,16 @@ void LayerRunPanel::draw_machine(const core::MachineWords& words, const core::Ma
 
     const float fs = ImGui::GetFontSize();
     // Lines of title beyond the two the card is laid out for come out of the drawing.
-    const float extra = std::max(0.0f, ImGui::GetCursorPosY() - top - 2 * ImGui::GetTextLineHeightWithSpacing());
+    // and the title's two, the lines under the cores and the card's padding.
+    const float extra = std::max(0.0f, ImGui::GetCursorPosY() - top - 2 * ImGui::GetTextLineHeightWithSpacing()) + fs * 5.5f;
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x;
-    const float net_h = std::max(fs, (size.y - fs * 5.5f - extra) * 0.68f);
-    ui::draw_network(m_ctx.view.theme, f.network, p, ImVec2(p.x + w, p.y + net_h), colour);
+    // The network is the main figure: four fifths of the card's drawing, the cores the rest.
+    const float net_h = std::max(fs, (size.y - extra) * 0.8f);
+    const float r = ui::draw_network(m_ctx.view.theme, f.network, p, ImVec2(p.x + w, p.y + net_h), colour);
+    m_neuron_radius = gpu ? std::min(m_neuron_radius, r) : r;  // the CPU's card draws first
     ImGui::Dummy(ImVec2(w, net_h));
-    draw_cores(f, gpu, ImVec2(w, std::max(fs * 0.5f, size.y - fs * 5.5f - extra - net_h)));
+    draw_cores(f, gpu, ImVec2(w, std::max(fs * 0.5f, size.y - extra - net_h)));
     draw_progress(f, words, gpu, w);
     ImGui::EndChild();
 }
