@@ -258,7 +258,7 @@ std::vector<ImVec4> draw_log_log_curves(const Theme& th, ImDrawList* dl, const L
     return labels;
 }
 
-// Each point a dot, its label to its right (or left, near the right edge), moved down past any
+// Each point a dot, its label to its right (or left, near the right edge), moved down or up past any
 // dot or label already placed (`placed`: the markers' labels) so that none is drawn over another.
 void draw_log_log_points(const Theme& th, ImDrawList* dl, const LogLogFrame& f, const std::vector<PlotPoint>& points,
                          std::vector<ImVec4> placed) {
@@ -282,8 +282,13 @@ void draw_log_log_points(const Theme& th, ImDrawList* dl, const LogLogFrame& f, 
         const ImVec2 ts = ImGui::CalcTextSize(pt.label.c_str());
         ImVec2 at(c.x + fs * 0.5f, c.y - ts.y * 0.5f);
         if (at.x + ts.x > f.b.x) at.x = c.x - fs * 0.5f - ts.x;
-        for (int tries = 0; tries < 12 && overlaps(at, ImVec2(at.x + ts.x, at.y + ts.y)); ++tries) at.y += ts.y;
-        at.y = std::min(at.y, f.b.y - ts.y);
+        // Beside the dot if free, else a line lower, a line higher, two lower, ... inside the box.
+        const float y0 = at.y;
+        for (int k = 1; k <= 40; ++k) {
+            at.y = std::clamp(at.y, f.a.y, f.b.y - ts.y);
+            if (!overlaps(at, ImVec2(at.x + ts.x, at.y + ts.y))) break;
+            at.y = y0 + ts.y * static_cast<float>((k + 1) / 2) * (k % 2 ? 1.0f : -1.0f);
+        }
         dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), th.panel | IM_COL32_A_MASK);
         dl->AddText(at, pt.colour, pt.label.c_str());
         placed.push_back(ImVec4(at.x, at.y, at.x + ts.x, at.y + ts.y));
