@@ -49,6 +49,8 @@ add_test(NAME "app: a screenshot mid-run in hardware mode at the widest settings
     --mode hardware --widths 4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096,4096 --play --frames 20)
 add_test(NAME "app: xdotool drags the width slider and clicks Run in Lesson 1"
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_layers.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS})
+add_test(NAME "app: xdotool drags Lesson 1's batch slider and the roofline point moves, the speedup hidden until the run ends"
+  COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_batch.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS})
 add_test(NAME "app: on a slow machine (150 ms frames) quick key taps, a typed value and Return still arrive"
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_layers.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS} --slow-frames 150)
 add_test(NAME "app: a screenshot of Lesson 3 mid-step is a non-blank 1920x1080 PNG"

@@ -239,8 +239,9 @@ void draw_log_log_grid(const Theme& th, ImDrawList* dl, const LogLogFrame& f) {
 
 // The curves, the y axis's name in the top-left corner, where a rising curve is not (at the
 // bottom left it sat on the curve's start), and each marker's label on a line of its own below it.
-void draw_log_log_curves(const Theme& th, ImDrawList* dl, const LogLogFrame& f, const std::vector<PlotSeries>& series,
-                         const std::vector<PlotMarker>& markers, const char* y_label) {
+std::vector<ImVec4> draw_log_log_curves(const Theme& th, ImDrawList* dl, const LogLogFrame& f,
+                                        const std::vector<PlotSeries>& series, const std::vector<PlotMarker>& markers,
+                                        const char* y_label) {
     const float fs = ImGui::GetFontSize();
     for (const auto& s : series) {
         std::vector<ImVec2> pts;
@@ -249,22 +250,68 @@ void draw_log_log_curves(const Theme& th, ImDrawList* dl, const LogLogFrame& f, 
         if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.colour, 0, th.line_thickness + 1);
     }
     dl->AddText(ImVec2(f.a.x + 4, f.a.y + 2), th.text_dim, y_label);
+    for (const auto& m : markers)  // every line first, so no line crosses a label drawn after it
+        if (m.x > 0) {
+            const float x = f.to_screen(m.x, std::pow(10.0, f.ly0)).x;
+            dl->AddLine(ImVec2(x, f.a.y), ImVec2(x, f.b.y), m.colour, 2.0f);
+        }
     float label_y = f.a.y + 2 + fs;
+    std::vector<ImVec4> labels;  // where each label went, so the points' labels keep clear of them
     for (const auto& m : markers) {
         if (m.x <= 0) continue;
         const float x = f.to_screen(m.x, std::pow(10.0, f.ly0)).x;
-        dl->AddLine(ImVec2(x, f.a.y), ImVec2(x, f.b.y), m.colour, 2.0f);
-        dl->AddText(ImVec2(std::min(x + 4, f.b.x - ImGui::CalcTextSize(m.label.c_str()).x), label_y), m.colour,
-                    m.label.c_str());
+        const ImVec2 ts = ImGui::CalcTextSize(m.label.c_str());
+        const ImVec2 at(std::min(x + 4, f.b.x - ts.x), label_y);
+        dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), th.panel | IM_COL32_A_MASK);  // grid lines pass behind
+        dl->AddText(at, m.colour, m.label.c_str());
+        labels.push_back(ImVec4(at.x - 2, at.y, at.x + ts.x + 2, at.y + ts.y));
         label_y += fs;
+    }
+    return labels;
+}
+
+// Each point a dot, its label to its right (or left, near the right edge), moved down or up past any
+// dot or label already placed (`placed`: the markers' labels) so that none is drawn over another.
+void draw_log_log_points(const Theme& th, ImDrawList* dl, const LogLogFrame& f, const std::vector<PlotPoint>& points,
+                         std::vector<ImVec4> placed) {
+    const float fs = ImGui::GetFontSize();
+    auto overlaps = [&](ImVec2 p0, ImVec2 p1) {
+        for (const auto& r : placed)
+            if (p0.x < r.z && p1.x > r.x && p0.y < r.w && p1.y > r.y) return true;
+        return false;
+    };
+    const float r = fs * 0.32f;
+    for (const auto& pt : points) {  // every dot first: a label goes around them all
+        if (pt.x <= 0 || pt.y <= 0) continue;
+        const ImVec2 c = f.to_screen(pt.x, pt.y);
+        dl->AddCircleFilled(c, r, pt.colour, 12);
+        dl->AddCircle(c, r, th.text, 12, 1.0f);
+        placed.push_back(ImVec4(c.x - r, c.y - r, c.x + r, c.y + r));
+    }
+    for (const auto& pt : points) {
+        if (pt.x <= 0 || pt.y <= 0 || pt.label.empty()) continue;
+        const ImVec2 c = f.to_screen(pt.x, pt.y);
+        const ImVec2 ts = ImGui::CalcTextSize(pt.label.c_str());
+        ImVec2 at(c.x + fs * 0.5f, c.y - ts.y * 0.5f);
+        if (at.x + ts.x > f.b.x) at.x = c.x - fs * 0.5f - ts.x;
+        // Beside the dot if free, else a line lower, a line higher, two lower, ... inside the box.
+        const float y0 = at.y;
+        for (int k = 1; k <= 40; ++k) {
+            at.y = std::clamp(at.y, f.a.y, f.b.y - ts.y);
+            if (!overlaps(at, ImVec2(at.x + ts.x, at.y + ts.y))) break;
+            at.y = y0 + ts.y * static_cast<float>((k + 1) / 2) * (k % 2 ? 1.0f : -1.0f);
+        }
+        dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), th.panel | IM_COL32_A_MASK);
+        dl->AddText(at, pt.colour, pt.label.c_str());
+        placed.push_back(ImVec4(at.x, at.y, at.x + ts.x, at.y + ts.y));
     }
 }
 
 }  // namespace
 
 std::optional<LogLogFrame> log_log_plot(const View& view, const char* id, const std::vector<PlotSeries>& series,
-                                       const std::vector<PlotMarker>& markers, const char* x_label, const char* y_label,
-                                       ImVec2 size, double y_reference) {
+                                        const std::vector<PlotMarker>& markers, const char* x_label, const char* y_label,
+                                        ImVec2 size, double y_reference, const std::vector<PlotPoint>& points) {
     const Theme& th = view.theme;
     ImGui::PushID(id);
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -273,14 +320,16 @@ std::optional<LogLogFrame> log_log_plot(const View& view, const char* id, const 
     const ImVec2 a(p.x + fs * 3.2f, p.y + fs * 0.5f);
     const ImVec2 b(p.x + size.x - fs * 0.5f, p.y + size.y - fs * 2.4f);
     fill_opaque(view, dl, a, b, th.panel);
-    const std::optional<LogLogFrame> f = log_log_frame(series, y_reference, a, b);
+    std::vector<PlotSeries> framed = series;  // the points count towards the axes' range too
+    for (const auto& pt : points) framed.push_back({{pt.x}, {pt.y}, pt.colour});
+    const std::optional<LogLogFrame> f = log_log_frame(framed, y_reference, a, b);
     if (f) {
         draw_log_log_grid(th, dl, *f);
         if (y_reference > 0) {
             const float y = f->to_screen(std::pow(10.0, f->lx0), y_reference).y;
             dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), th.text_dim, 2.0f);
         }
-        draw_log_log_curves(th, dl, *f, series, markers, y_label);
+        draw_log_log_points(th, dl, *f, points, draw_log_log_curves(th, dl, *f, series, markers, y_label));
         dl->AddText(ImVec2(a.x + (b.x - a.x - ImGui::CalcTextSize(x_label).x) * 0.5f, b.y + fs * 1.2f), th.text_dim,
                     x_label);
     }

@@ -85,6 +85,12 @@ struct PlotMarker {
     std::string label;
     ImU32 colour;
 };
+/// A labelled dot (a roofline's layer), its label beside it where no other label is.
+struct PlotPoint {
+    double x, y;
+    std::string label;
+    ImU32 colour;
+};
 /// A log-log plot's box and decades: the data's range widened to whole decades, at least one each way.
 struct LogLogFrame {
     ImVec2 a, b;
@@ -95,10 +101,11 @@ struct LogLogFrame {
         return ImVec2(a.x + static_cast<float>(fx) * (b.x - a.x), b.y - static_cast<float>(fy) * (b.y - a.y));
     }
 };
-/// A log-log line plot with decade grid lines, in a box of `size`. Returns its frame, so a caller
-/// can draw on it (a bold curve, a hover mark); nothing when no point is positive on both axes.
+/// A log-log line plot with decade grid lines, in a box of `size`; `points` are dots on top.
+/// Returns its frame, so a caller can draw on it (a bold curve, a hover mark); nothing when no point is positive on both axes.
 std::optional<LogLogFrame> log_log_plot(const View& view, const char* id, const std::vector<PlotSeries>& series,
                                         const std::vector<PlotMarker>& markers, const char* x_label, const char* y_label,
-                                        ImVec2 size, double y_reference = 0);
+                                        ImVec2 size, double y_reference = 0,
+                                        const std::vector<PlotPoint>& points = {});
 
 }  // namespace m2m::ui

@@ -3,6 +3,7 @@
 
 #include "headless.hpp"
 #include "lessons/layers/layer_run_panel.hpp"
+#include "lessons/layers/roofline_view.hpp"
 
 using namespace m2m;
 
@@ -103,4 +104,128 @@ TEST_CASE("a bad setup is refused and the panel keeps its state") {
     bad.network.widths = {4, 0, 3};
     CHECK_THROWS_AS(panel.apply(bad), std::invalid_argument);
     CHECK(panel.result().neurons == 15);
+}
+
+namespace {
+
+// The panel in hardware mode on a server CPU and an H100, every core of each.
+core::LayerRunSetup hardware_setup(const lessons::LayerRunPanel& panel, std::vector<int> widths, int batch) {
+    core::LayerRunSetup s = panel.setup();
+    s.mode = core::TimingMode::hardware;
+    s.network.widths = std::move(widths);
+    s.cpu_cores = s.cpu.cores;
+    s.gpu_cores = s.gpu.cores;
+    s.batch = batch;
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("the roofline plot puts each run of equal layers on both machines, labelled by its bound, and moves with the batch") {
+    test::Headless ui;
+    lessons::LayerRunPanel panel(ui.context());
+    const ui::Theme& th = ui.context().view.theme;
+    panel.apply(hardware_setup(panel, {64, 512, 512, 512, 10}, 1));
+    ui.frame([&] { panel.draw(0.016f); });
+    const auto small = lessons::roofline_picture(th, panel.result());
+    REQUIRE(small.roofs.size() == 2);
+    REQUIRE(small.ridges.size() == 2);
+    // Layers 64x512, 512x512 twice (one point), 512x10: three points per machine.
+    REQUIRE(small.points.size() == 6);
+    CHECK_THAT(small.points[1].label, Catch::StartsWith("L2\xe2\x80\x93" "3 "));
+    for (std::size_t i = 0; i < small.points.size(); ++i) {
+        const bool gpu = i >= 3;
+        const auto& layer = panel.result().layers[i % 3 == 2 ? 3 : i % 3];
+        const auto& timing = gpu ? layer.gpu : layer.cpu;
+        CHECK(small.points[i].x == Approx(layer.counts.intensity()));
+        CHECK_THAT(small.points[i].label, Catch::EndsWith(std::string(core::bound_id(timing.bound)) + "-bound"));
+        // No point above its machine's roof: the roof is the most a layer can reach.
+        const core::Roof& roof = gpu ? panel.result().gpu_roof : panel.result().cpu_roof;
+        CHECK(small.points[i].y <= std::min(roof.compute_flops, roof.bandwidth_Bps * small.points[i].x) * 1.0001);
+    }
+    CHECK(small.ridges[0].x == Approx(panel.result().cpu_roof.ridge()));
+    CHECK(small.ridges[1].x == Approx(panel.result().gpu_roof.ridge()));
+    // At batch 1 every weight serves one input: below both ridges. At 4,096 the wide layers pass the CPU's.
+    CHECK(small.points[1].x < small.ridges[0].x);
+    panel.apply(hardware_setup(panel, {64, 512, 512, 512, 10}, 4096));
+    ui.frame([&] { panel.draw(0.016f); });
+    const auto big = lessons::roofline_picture(th, panel.result());
+    CHECK(big.points[1].x > small.points[1].x * 100);
+    CHECK(big.points[1].x > big.ridges[0].x);
+    CHECK_THAT(big.points[1].label, Catch::EndsWith("compute-bound"));
+    CHECK(ui.worst_overflow() <= 2.0f);
+}
+
+TEST_CASE("Lesson 1 hides the speedup until the guess is revealed") {
+    test::Headless ui;
+    lessons::LayerRunPanel panel(ui.context());
+    panel.set_guess(3);
+    ui.frame([&] { panel.draw(0.016f); });
+    CHECK_FALSE(panel.revealed());
+    CHECK_THAT(panel.status(), Catch::Contains("guess=3 revealed=0 shown_speedup=?"));
+    panel.playback().play();
+    for (int i = 0; i < 60; ++i) ui.frame([&] { panel.draw(1.0f / 60.0f); });
+    CHECK_FALSE(panel.revealed());  // mid-run: the CPU is not done yet
+    panel.playback().set_speed(ui::Playback::max_speed);
+    for (int i = 0; i < 120 && !panel.revealed(); ++i) ui.frame([&] { panel.draw(1.0f / 60.0f); });
+    CHECK(panel.revealed());
+    CHECK_THAT(panel.status(), Catch::Contains("revealed=1 shown_speedup=5\xc3\x97"));
+}
+
+TEST_CASE("a change of any setting resets Lesson 1's run to a clean ready state and hides the answer again") {
+    test::Headless ui;
+    lessons::LayerRunPanel panel(ui.context());
+    panel.playback().play();
+    panel.playback().set_speed(ui::Playback::max_speed);
+    for (int i = 0; i < 120 && !panel.revealed(); ++i) ui.frame([&] { panel.draw(1.0f / 60.0f); });
+    REQUIRE(panel.revealed());
+    for (auto widths : {std::vector<int>{4, 4096, 4096, 3}, std::vector<int>{4, 512, 512, 3}}) {
+        panel.apply(hardware_setup(panel, widths, 16));
+        CHECK(panel.playback().cursor() == 0);
+        CHECK_FALSE(panel.playback().playing());
+        CHECK_FALSE(panel.revealed());
+        for (bool gpu : {false, true}) {
+            const auto f = panel.frame_of(gpu ? panel.result().gpu : panel.result().cpu, panel.playback().cursor(), gpu);
+            CHECK(f.done == 0);
+            CHECK(f.active_layer == -1);
+            for (float busy : f.cell_busy) CHECK(busy == 0.0f);
+        }
+        panel.playback().play();
+        for (int i = 0; i < 5; ++i) ui.frame([&] { panel.draw(1.0f / 60.0f); });
+    }
+}
+
+TEST_CASE("Lesson 1's headers count the cores each machine really has") {
+    lessons::Context ctx;
+    lessons::LayerRunPanel panel(ctx);
+    CHECK(panel.story().cpu.header == "CPU \xc2\xb7 1 core");
+    CHECK(panel.story().cpu.subtitle == "one neuron at a time");
+    CHECK(panel.story().gpu.header == "GPU \xc2\xb7 6 cores");
+    CHECK(panel.story().gpu.subtitle == "a whole layer at once");
+    core::LayerRunSetup s = panel.setup();
+    s.gpu_cores = 1;
+    s.cpu_cores = 18944;
+    panel.apply(s);
+    CHECK(panel.story().gpu.header == "GPU \xc2\xb7 1 core");
+    CHECK(panel.story().gpu.subtitle == "one neuron at a time");
+    CHECK(panel.story().cpu.header == "CPU \xc2\xb7 18,944 cores");
+}
+
+TEST_CASE("Lesson 1 saves and restores its batch, precision and cache") {
+    lessons::Context ctx;
+    lessons::LayerRunPanel panel(ctx);
+    auto s = hardware_setup(panel, {64, 256, 10}, 512);
+    s.precision = core::Precision::bf16;
+    s.cache = core::CacheState::warm;
+    panel.apply(s);
+    const auto saved = panel.save_state();
+    lessons::LayerRunPanel again(ctx);
+    again.load_state(saved);
+    CHECK(again.setup().batch == 512);
+    CHECK(again.setup().precision == core::Precision::bf16);
+    CHECK(again.setup().cache == core::CacheState::warm);
+    auto bad = saved;
+    bad["batch"] = 5000;
+    CHECK_THROWS(again.load_state(bad));
+    CHECK(again.setup().batch == 512);
 }

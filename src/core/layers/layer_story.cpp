@@ -179,6 +179,7 @@ LayerRunStory tell(const LayerRunSetup& setup, const LayerRunResult& r) {
         w.units = units_words(setup.precision, gpu ? r.gpu_roof : r.cpu_roof);
     }
     st.verdict = hardware_verdict(setup, r, st.speedup);
+    st.reuse = reuse(setup, r);
     st.crossover = crossover_text(setup);
     st.precision_note = precision_note(setup, r);
     st.cache_note = cache_note(setup, r);

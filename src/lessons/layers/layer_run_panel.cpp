@@ -1,9 +1,11 @@
-// Lesson 1's panel: controls on the left; on the right both machines running the same network,
-// their clocks on one axis, the lesson's readouts and the speedup against layer width.
+// Lesson 1's panel: its set-up, its controls (left of the scene, which layer_run_scene.cpp draws),
+// its frame state, saved state and status.
 //
-// [SECTION] set-up and recompute   [SECTION] frame state   [SECTION] drawing
+// [SECTION] set-up and recompute   [SECTION] drawing
 // [SECTION] scenario, CSV and words   [SECTION] status
 #include "lessons/layers/layer_run_panel.hpp"
+
+#include "lessons/layers/roofline_view.hpp"
 
 #include <imgui.h>
 
@@ -96,12 +98,24 @@ void LayerRunPanel::recompute() {
     refresh_views();
 }
 
+void LayerRunPanel::restart() {
+    m_playback.reset();  // a new set-up starts from a clean "ready": nothing lit, nothing half done
+    m_revealed = false;  // and its answer is a new one to guess
+}
+
 void LayerRunPanel::refresh_views() {
     m_story = core::tell(m_setup, m_result);
     m_crossover = m_setup.mode == core::TimingMode::hardware ? core::gpu_crossover_width(m_setup) : std::nullopt;
     std::vector<int> widths;
     for (double w = 1; w <= core::max_layer_width + 0.5; w *= std::sqrt(2.0)) widths.push_back(static_cast<int>(std::lround(w)));
     m_sweep = core::speedup_sweep(m_setup, widths);
+    m_batch_sweep.clear();
+    if (m_setup.mode == core::TimingMode::hardware) {
+        std::vector<int> batches;
+        for (int b = 1; b <= core::max_batch; b *= 2) batches.push_back(b);
+        m_batch_sweep = core::batch_sweep(m_setup, batches);
+    }
+    restart();
     m_cpu_spans = layer_spans(m_result.cpu, m_setup.network.widths);
     m_gpu_spans = layer_spans(m_result.gpu, m_setup.network.widths);
 
@@ -118,62 +132,16 @@ void LayerRunPanel::refresh_views() {
     m_playback.set_timeline(slow, std::move(bounds), std::max(fast / 3.0, slow / 60.0));
 }
 
-// [SECTION] frame state ---------------------------------------------------------------------
-
-LayerRunPanel::MachineFrame LayerRunPanel::frame_of(const core::MachineRun& m, double cursor, bool gpu) const {
-    const auto& widths = m_setup.network.widths;
-    const auto& spans = gpu ? m_gpu_spans : m_cpu_spans;
-    MachineFrame f;
-    f.network.widths = widths;
-    f.network.done.assign(widths.size(), 0);
-    f.network.active.assign(widths.size(), 0);
-    f.network.states.resize(widths.size());
-    f.network.done[0] = widths[0];
-    const std::uint32_t max_cells = gpu ? 512u : 64u;  // each cell is a quad; more would not read better
-    const std::uint32_t cells = std::min(m.cores, max_cells);
-    f.cores_per_cell = (m.cores + cells - 1) / cells;
-    f.cell_busy.assign(cells, 0.0f);
-    std::vector<std::uint32_t> busy(cells, 0);
-    for (std::size_t l = 1; l < widths.size(); ++l) {
-        const int w = widths[l];
-        const bool drawn = w <= ui::max_drawn_neurons;
-        if (drawn) f.network.states[l].assign(static_cast<std::size_t>(w), ui::NeuronState::waiting);
-        const auto [s, e] = spans[l - 1];
-        if (cursor >= static_cast<double>(e)) {  // layer finished: no need to look at its tasks
-            f.network.done[l] = w;
-            if (drawn) std::fill(f.network.states[l].begin(), f.network.states[l].end(), ui::NeuronState::done);
-            continue;
-        }
-        if (cursor <= 0 || cursor < static_cast<double>(s)) continue;  // at zero nothing has started yet
-        f.active_layer = static_cast<int>(l);
-        for (int i = 0; i < w; ++i) {
-            const auto& r = m.timeline.runs[m.layer_first_task[l - 1] + static_cast<core::TaskId>(i)];
-            ui::NeuronState st = ui::NeuronState::waiting;
-            if (cursor >= static_cast<double>(r.end)) {
-                st = ui::NeuronState::done;
-                ++f.network.done[l];
-            } else if (cursor >= static_cast<double>(r.start)) {
-                st = ui::NeuronState::active;
-                ++f.network.active[l];
-                const std::uint32_t core = r.resource;  // the graph has one pool, whose first member is 0
-                ++busy[std::min<std::uint32_t>(core / f.cores_per_cell, cells - 1)];
-            }
-            if (drawn) f.network.states[l][static_cast<std::size_t>(i)] = st;
-        }
-    }
-    for (std::size_t l = 1; l < widths.size(); ++l) f.done += f.network.done[l];
-    for (std::uint32_t c = 0; c < cells; ++c)
-        f.cell_busy[c] = static_cast<float>(busy[c]) / static_cast<float>(f.cores_per_cell);
-    return f;
-}
-
 // [SECTION] drawing -------------------------------------------------------------------------
 
 void LayerRunPanel::draw(float dt_s) {
     m_playback.advance(dt_s);
     m_measure.tick();  // the measurement's worker results and its GPU slice for this frame
     // A run played to its end becomes a fact for "Explain it back" (repeats are ignored).
-    if (m_playback.finished() && m_playback.cursor() > 0) record_layer_run(m_ctx.run_log, m_setup, m_result);
+    if (m_playback.finished() && m_playback.cursor() > 0) {
+        record_layer_run(m_ctx.run_log, m_setup, m_result);
+        m_revealed = true;  // both machines are done: the speedup may show
+    }
     if (m_real_scale.draw(m_ctx)) return;  // the "Real scale" tab drew the whole lesson area
     controls_beside_scene(
         m_ctx, std::string(id()), controls_width(21.0f, 0.36f), [this] { draw_controls(); },
@@ -203,32 +171,25 @@ void LayerRunPanel::draw_controls() {
             m_setup.mode = next;
             m_setup.cpu_cores = next == core::TimingMode::lesson ? 1 : m_setup.cpu.cores;
             m_setup.gpu_cores = next == core::TimingMode::lesson ? 6 : m_setup.gpu.cores;
+            if (next == core::TimingMode::lesson) {  // lesson mode runs one input in FP32, as the lesson tells it
+                m_setup.batch = 1;
+                m_setup.precision = core::Precision::fp32;
+                m_setup.cache = core::CacheState::cold;
+            }
             changed = true;
         }
     }
     if (m_setup.mode == core::TimingMode::hardware) {
-        auto preset_combo = [&](const char* label, const std::vector<std::string>& ids, std::size_t& index,
-                                core::ComputeSpec& spec, std::uint32_t& cores) {
-            const auto* cur = presets::builtin().find(ids[index]);
-            ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("GPU (sources)").x - 20);
-            if (ImGui::BeginCombo(label, cur->spec.name.c_str())) {
-                for (std::size_t i = 0; i < ids.size(); ++i) {
-                    const auto* p = presets::builtin().find(ids[i]);
-                    if (ImGui::Selectable(p->spec.name.c_str(), i == index)) {
-                        index = i;
-                        spec = p->spec;
-                        cores = p->spec.cores;
-                        changed = true;
-                    }
-                }
-                ImGui::EndCombo();
-            }
-            ui::sources_marker(presets::builtin().find(ids[index])->spec.source);
-        };
-        preset_combo("CPU", cpu_ids(), m_cpu_preset, m_setup.cpu, m_setup.cpu_cores);
-        preset_combo("GPU", gpu_ids(), m_gpu_preset, m_setup.gpu, m_setup.gpu_cores);
+        changed |= machine_combo("CPU", cpu_ids(), m_cpu_preset, m_setup.cpu, m_setup.cpu_cores);
+        changed |= machine_combo("GPU", gpu_ids(), m_gpu_preset, m_setup.gpu, m_setup.gpu_cores);
+        changed |= hardware_controls(m_ctx.items, m_setup, m_story);
     }
+    if (changed) recompute();
+    draw_network_controls();
+}
 
+void LayerRunPanel::draw_network_controls() {
+    const auto& th = m_ctx.view.theme;
     // Playback first: the most used controls stay above the fold on a 720p projector.
     ImGui::Separator();
     ImGui::TextUnformatted("Playback");
@@ -241,7 +202,19 @@ void LayerRunPanel::draw_controls() {
     ui::label_focuses_field(guess_label);
     m_guess = std::clamp(m_guess, 0.0f, 1e9f);
     m_ctx.items.note("guess_box");
+    if (draw_shape_sliders()) recompute();
 
+    ImGui::Separator();
+    ui::text_wrapped_coloured(th.text_dim, m_story.model_note);
+    // A machine without units for the precision runs it at its FP32 rate: the panel says so.
+    if (m_result.cpu_roof.fp32_fallback || m_result.gpu_roof.fp32_fallback)
+        ui::text_wrapped_coloured(th.warning, m_story.precision_note);
+    ImGui::Separator();
+    m_measure.draw_controls(m_ctx, m_setup.network);
+}
+
+bool LayerRunPanel::draw_shape_sliders() {
+    bool changed = false;
     ImGui::Separator();
     ImGui::TextUnformatted("Network");
     auto& w = m_setup.network.widths;
@@ -291,157 +264,7 @@ void LayerRunPanel::draw_controls() {
         m_setup.gpu_cores = static_cast<std::uint32_t>(gpu_cores);
         changed = true;
     }
-    if (changed) recompute();
-
-    ImGui::Separator();
-    ui::text_wrapped_coloured(th.text_dim, m_story.model_note);
-    ImGui::Separator();
-    m_measure.draw_controls(m_ctx, m_setup.network);
-}
-
-void LayerRunPanel::draw_scene(float height) {
-    const float fs = ImGui::GetFontSize();
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float gap = ImGui::GetStyle().ItemSpacing.x;
-    const float machine_h = std::max(fs * 12.0f, height * 0.46f);
-    const ImVec2 card((avail.x - gap) * 0.5f, machine_h);
-    char cpu_sub[64], gpu_sub[64];
-    std::snprintf(cpu_sub, sizeof cpu_sub, "one neuron per core \xc2\xb7 %s", core::format_count(m_setup.cpu_cores).c_str());
-    std::snprintf(gpu_sub, sizeof gpu_sub, "a whole layer at once \xc2\xb7 %s", core::format_count(m_setup.gpu_cores).c_str());
-    draw_machine("CPU \xc2\xb7 a few big cores", cpu_sub, m_result.cpu, false, card);
-    ImGui::SameLine();
-    draw_machine("GPU \xc2\xb7 thousands of small cores", gpu_sub, m_result.gpu, true, card);
-    draw_clocks();
-    ImGui::Separator();
-    draw_readouts();
-    draw_plot(std::max(fs * 8.0f, ImGui::GetContentRegionAvail().y - fs * 0.5f));
-}
-
-void LayerRunPanel::draw_machine(const char* title, const char* subtitle, const core::MachineRun& m, bool gpu,
-                                 ImVec2 size) {
-    const auto& th = m_ctx.view.theme;
-    const ImU32 colour = gpu ? th.gpu : th.cpu;
-    ImGui::BeginChild(gpu ? "gpu" : "cpu", size, true, ImGuiWindowFlags_NoScrollbar);
-    const MachineFrame f = frame_of(m, m_playback.cursor(), gpu);
-    const float top = ImGui::GetCursorPosY();
-    ImGui::PushTextWrapPos(0.0f);  // on a narrow card (a 1024x768 projector) the words wrap rather than being cut
-    ImGui::PushStyleColor(ImGuiCol_Text, colour);
-    ImGui::TextUnformatted(title);
-    ImGui::PopStyleColor();
-    if (ImGui::GetItemRectSize().x + ImGui::CalcTextSize(subtitle).x + ImGui::GetFontSize() < ImGui::GetContentRegionAvail().x)
-        ImGui::SameLine();
-    ImGui::PushStyleColor(ImGuiCol_Text, th.text_dim);
-    ImGui::TextUnformatted(subtitle);
-    ImGui::PopStyleColor();
-    ImGui::PopTextWrapPos();
-
-    const float fs = ImGui::GetFontSize();
-    // Lines of title beyond the two the card is laid out for come out of the drawing.
-    const float extra = std::max(0.0f, ImGui::GetCursorPosY() - top - 2 * ImGui::GetTextLineHeightWithSpacing());
-    const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float w = ImGui::GetContentRegionAvail().x;
-    const float net_h = std::max(fs, (size.y - fs * 5.5f - extra) * 0.68f);
-    ui::draw_network(m_ctx.view.theme, f.network, p, ImVec2(p.x + w, p.y + net_h), colour);
-    ImGui::Dummy(ImVec2(w, net_h));
-
-    // The cores: a few big boxes on the CPU, a grid of small squares on the GPU.
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImVec2 c0 = ImGui::GetCursorScreenPos();
-    const float cores_h = std::max(fs * 0.5f, size.y - fs * 5.5f - extra - net_h);
-    const int cells = static_cast<int>(f.cell_busy.size());
-    const int cols = gpu ? std::max(1, static_cast<int>(std::ceil(std::sqrt(cells * w / std::max(cores_h, 1.0f)))))
-                         : std::min(cells, 16);
-    const int rows = (cells + cols - 1) / cols;
-    const float cw = std::min(w / static_cast<float>(cols), gpu ? 1e9f : fs * 4.0f);
-    const float ch = std::min(cores_h / static_cast<float>(rows), gpu ? cw : fs * 2.2f);
-    for (int i = 0; i < cells; ++i) {
-        const float x = c0.x + cw * static_cast<float>(i % cols), y = c0.y + ch * static_cast<float>(i / cols);
-        const float busy = f.cell_busy[static_cast<std::size_t>(i)];
-        const ImU32 fill = busy > 0 ? ui::fade(colour, 0.35f + 0.65f * busy) : th.idle;
-        const float pad = std::max(1.0f, std::min(cw, ch) * 0.08f);
-        // Square corners on the GPU grid: a rounded rect costs ~10x the vertices of a plain quad.
-        dl->AddRectFilled(ImVec2(x + pad, y + pad), ImVec2(x + cw - pad, y + ch - pad), fill, gpu ? 0.0f : 4.0f);
-    }
-    ImGui::Dummy(ImVec2(w, cores_h));
-    // Each line below in the longest wording that fits the card (a narrow card gets the short one).
-    auto line = [&](ImU32 c, std::initializer_list<std::string> options) {
-        const std::string* pick = std::prev(options.end());  // the shortest, wrapped if even that is too wide
-        for (const std::string& o : options)
-            if (ImGui::CalcTextSize(o.c_str()).x <= w) {
-                pick = &o;
-                break;
-            }
-        ImGui::PushStyleColor(ImGuiCol_Text, c);
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextUnformatted(pick->c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::PopStyleColor();
-    };
-    const std::string per_cell = core::format_count(f.cores_per_cell);
-    if (f.cores_per_cell > 1) line(th.text_dim, {"each square: " + per_cell + " cores", per_cell + " cores each"});
-    const std::int64_t total = m_result.neurons;
-    const std::string done = core::format_count(f.done), all = core::format_count(total);
-    const std::string& time = gpu ? m_story.gpu_time : m_story.cpu_time;
-    if (f.done >= total)
-        line(th.text, {"done: " + all + " neurons in " + time, "done in " + time, "done"});
-    else if (f.active_layer > 0)
-        line(th.text, {"layer " + std::to_string(f.active_layer) + " of " + std::to_string(m_setup.network.widths.size() - 1) +
-                           " \xc2\xb7 " + done + " of " + all + " neurons done",
-                       done + " of " + all + " neurons done", done + " of " + all});
-    else if (m_playback.cursor() > 0)
-        line(th.text, {"launching the next layer\xe2\x80\xa6", "launching\xe2\x80\xa6"});
-    else
-        line(th.text, {"ready"});
-    ImGui::EndChild();
-}
-
-void LayerRunPanel::draw_clocks() {
-    const auto& th = m_ctx.view.theme;
-    const double cpu = static_cast<double>(m_result.cpu.finish), gpu = static_cast<double>(m_result.gpu.finish);
-    // One axis for both: the slower machine fills it, unless it is more than 40x slower,
-    // in which case its bar runs off the edge.
-    const double axis = std::min(std::max(cpu, gpu), 40.0 * std::min(cpu, gpu));
-    const float h = ImGui::GetFontSize() * 1.3f;
-    const double cur = m_playback.cursor();
-    auto right = [&](double finish, const std::string& total) {
-        return (cur >= finish ? std::string("done in ") : std::string("of ")) + total;
-    };
-    ui::time_bar(m_ctx.view, "CPU", cur, cpu, axis, th.cpu, right(cpu, m_story.cpu_time), h);
-    ui::time_bar(m_ctx.view, "GPU", cur, gpu, axis, th.gpu, right(gpu, m_story.gpu_time), h);
-}
-
-void LayerRunPanel::draw_readouts() {
-    const auto& th = m_ctx.view.theme;
-    const bool gpu_faster = m_result.gpu.finish < m_result.cpu.finish;
-    // Side by side while they fit; on a narrow scene the next one starts a new line.
-    std::vector<ui::Readout> items = {
-        {"NEURONS", core::format_count(m_result.neurons), th.text},
-        {"PARAMETERS", core::format_count(m_result.parameters), th.text},
-        {gpu_faster ? "GPU FINISHES SOONER BY" : "GPU IS NOT FASTER: CPU TIME / GPU TIME", m_story.speedup,
-         gpu_faster ? th.gpu : th.warning}};
-    if (m_guess > 0 && m_playback.finished() && m_playback.end() > 0) {
-        char line[160];
-        std::snprintf(line, sizeof line, "You guessed %.3g\xc3\x97; the run says %s.", m_guess, m_story.speedup.c_str());
-        items.push_back({"YOUR GUESS", line, th.accent});
-    }
-    ui::readouts(m_ctx.view.theme, items, ImGui::GetFontSize() * 2.5f);
-    ui::text_wrapped_coloured(gpu_faster ? th.text : th.warning, m_story.verdict);
-}
-
-void LayerRunPanel::draw_plot(float height) {
-    const auto& th = m_ctx.view.theme;
-    if (m_setup.network.widths.size() < 3) {
-        ui::text_wrapped_coloured(th.text_dim, "Add a hidden layer to plot the speedup against its width.");
-        return;
-    }
-    ui::PlotSeries s{{}, {}, th.gpu};
-    for (const auto& p : m_sweep) s.x.push_back(p.width), s.y.push_back(p.speedup);
-    std::vector<ui::PlotMarker> markers{{static_cast<double>(m_uniform_width), "now", th.accent}};
-    if (m_crossover) markers.push_back({static_cast<double>(*m_crossover), "GPU pulls ahead", th.nvlink});
-    const float text_h = m_setup.mode == core::TimingMode::hardware ? ImGui::GetFontSize() * 1.6f : 0;
-    ui::log_log_plot(m_ctx.view, "speedup", {s}, markers, "width of every hidden layer (neurons)", "CPU time / GPU time",
-                     ImVec2(ImGui::GetContentRegionAvail().x, std::max(height - text_h, ImGui::GetFontSize() * 6)), 1.0);
-    if (m_setup.mode == core::TimingMode::hardware) ui::text_wrapped_coloured(th.text_dim, m_story.crossover);
+    return changed;
 }
 
 // [SECTION] scenario, CSV and words ---------------------------------------------------------
@@ -453,6 +276,9 @@ nlohmann::json LayerRunPanel::save_state() const {
             {"gpu_cores", m_setup.gpu_cores},
             {"cpu", m_setup.cpu.id},
             {"gpu", m_setup.gpu.id},
+            {"batch", m_setup.batch},
+            {"precision", std::string(core::precision_id(m_setup.precision))},
+            {"cache", std::string(core::cache_id(m_setup.cache))},
             {"speed", m_playback.speed()},
             {"real_scale", m_real_scale.save_state()}};
 }
@@ -485,6 +311,11 @@ void LayerRunPanel::load_state(const nlohmann::json& j) {
     preset("gpu", core::ResourceKind::gpu_core, s.gpu);
     in.whole("cpu_cores", s.cpu_cores, 1, core::max_cores);
     in.whole("gpu_cores", s.gpu_cores, 1, core::max_cores);
+    in.whole("batch", s.batch, 1, core::max_batch);
+    in.choice("precision", s.precision,
+              {{"fp32", core::Precision::fp32}, {"bf16", core::Precision::bf16}, {"fp8", core::Precision::fp8}});
+    in.choice("cache", s.cache, {{"cold", core::CacheState::cold}, {"warm", core::CacheState::warm}});
+    if (auto why = core::validate(s); !why.empty()) in.fail(why);
     double speed = m_playback.speed();
     in.number("speed", speed);
     RealScaleView real_scale = m_real_scale;  // checked on a copy, so a bad one changes nothing
@@ -520,10 +351,18 @@ std::string LayerRunPanel::timeline_csv() const {
 std::string LayerRunPanel::status() const {
     std::string widths;
     for (int w : m_setup.network.widths) widths += (widths.empty() ? "" : ",") + std::to_string(w);
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "lesson=layers mode=%s widths=%s cpu_cores=%u gpu_cores=%u playing=%d cursor=%.6g speedup=%.4g",
+    // Hardware mode: the first layer's point on the roofline (intensity, and the GPU's FLOP/s).
+    const double intensity = m_result.layers.empty() ? 0 : m_result.layers.front().counts.intensity();
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "lesson=layers mode=%s widths=%s cpu_cores=%u gpu_cores=%u batch=%d precision=%s cache=%s "
+                  "intensity=%.4g playing=%d cursor=%.6g speedup=%.4g guess=%.3g revealed=%d shown_speedup=%s "
+                  "neuron_radius_px=%.1f",
                   m_setup.mode == core::TimingMode::lesson ? "lesson" : "hardware", widths.c_str(), m_setup.cpu_cores,
-                  m_setup.gpu_cores, m_playback.playing() ? 1 : 0, m_playback.cursor(), m_result.speedup);
+                  m_setup.gpu_cores, m_setup.batch, std::string(core::precision_id(m_setup.precision)).c_str(),
+                  std::string(core::cache_id(m_setup.cache)).c_str(), intensity, m_playback.playing() ? 1 : 0,
+                  m_playback.cursor(), m_result.speedup, m_guess, m_revealed ? 1 : 0,
+                  m_revealed ? m_story.speedup.c_str() : "?", static_cast<double>(m_neuron_radius));
     return buf + m_measure.status();
 }
 

@@ -24,7 +24,9 @@ public:
     void load_state(const nlohmann::json& state) override;
     std::string timeline_csv() const override;
     /// Predict, then reveal: the student's guess of the speedup (0: no guess).
-    void set_guess(double speedup) { m_guess = speedup; }
+    void set_guess(double speedup) { m_guess = static_cast<float>(speedup); }
+    /// The run has played to its end since the set-up last changed, so its answer shows.
+    bool revealed() const { return m_revealed; }
 
     /// Replaces the whole setup (command line, scenarios, tests); throws on an invalid one.
     void apply(const core::LayerRunSetup& setup);
@@ -45,18 +47,28 @@ public:
 private:
     void recompute();      ///< asks the core again after a parameter changed
     void refresh_views();  ///< the story, sweep, spans and playback of the current result
-    void draw_controls();
+    void draw_controls();          ///< the formula, the timing and (hardware) the machines, batch and precision
+    void draw_network_controls();  ///< playback, the guess, the shape sliders, the model's notes, Measure
+    bool draw_shape_sliders();     ///< the network's widths and the machines' cores; true when one moved
+    void restart();        ///< a setting changed: the run back to "ready", the answer hidden again
+    // layer_run_scene.cpp
     void draw_scene(float height);
-    void draw_machine(const char* title, const char* subtitle, const core::MachineRun& m, bool gpu, ImVec2 size);
+    void draw_machine(const core::MachineWords& words, const core::MachineRun& m, bool gpu, ImVec2 size);
+    void draw_cores(const MachineFrame& f, bool gpu, ImVec2 size);
+    void draw_progress(const MachineFrame& f, const core::MachineWords& words, bool gpu, float w);
     void draw_clocks();
     void draw_readouts();
-    void draw_plot(float height);
+    void draw_plot(ImVec2 size);
     std::vector<int> hidden_widths() const;
 
     core::LayerRunSetup m_setup;
     core::LayerRunResult m_result;
     core::LayerRunStory m_story;
-    std::vector<core::SpeedupPoint> m_sweep;
+    std::vector<core::SpeedupPoint> m_sweep;        ///< speedup against the hidden width
+    std::vector<core::SpeedupPoint> m_batch_sweep;  ///< hardware mode: against the batch
+    bool m_plot_vs_batch = false;
+    float m_neuron_radius = 0;  ///< as last drawn, the smaller of the two cards' (--log-state)
+    bool m_revealed = false;  ///< the run has played to its end since the last change: the speedup shows
     std::optional<int> m_crossover;
     // per machine and layer: first start and last end, so a frame scans only the running layer
     std::vector<std::pair<core::SimTime, core::SimTime>> m_cpu_spans, m_gpu_spans;

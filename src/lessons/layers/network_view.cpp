@@ -66,23 +66,54 @@ void draw_strip(const Theme& th, ImDrawList* dl, const Column& c, float radius, 
     if (act_h > 0) dl->AddRectFilled(ImVec2(s0.x, done_y), ImVec2(s1.x, done_y + glm::max(act_h, 2.0f)), colour, 0.0f);
 }
 
+// Hovering a neuron shows its dot product: one weight per neuron of the layer before it.
+void hover_neuron(const NetworkFrame& f, const Column& c, std::size_t l, float radius) {
+    if (l == 0 || !ImGui::IsWindowHovered()) return;
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    for (std::size_t i = 0; i < c.centres.size(); ++i) {
+        const float ddx = m.x - c.centres[i].x, ddy = m.y - c.centres[i].y;
+        if (ddx * ddx + ddy * ddy > radius * radius) continue;
+        const int n_in = f.widths[l - 1];
+        // sigma(w1 a1 + ... + wn an + b), with a subscript one
+        ImGui::SetTooltip("Layer %zu, neuron %zu: \xcf\x83(w\xe2\x82\x81" "a\xe2\x82\x81 + ... + w%d a%d + b)\n"
+                          "a dot product of %d weights with the %d outputs of the layer before",
+                          l, i + 1, n_in, n_in, n_in, n_in);
+        return;
+    }
+}
+
 }  // namespace
 
-void draw_network(const Theme& th, const NetworkFrame& f, ImVec2 a, ImVec2 b, std::uint32_t colour) {
+float neuron_radius(const NetworkFrame& f, ImVec2 a, ImVec2 b) {
+    const std::size_t n = f.widths.size();
+    if (n < 2) return 0;
+    const float fs = ImGui::GetFontSize();
+    int widest = 1;  // the tallest column drawn neuron by neuron sets the size (a strip fits any height)
+    for (int w : f.widths)
+        if (w <= max_drawn_neurons) widest = std::max(widest, w);
+    const float h = b.y - a.y - fs * 1.7f, dx = (b.x - a.x) / static_cast<float>(n);
+    // A gap of 0.3 radius between circles in the tallest column, no wider than a third of the
+    // space between columns, and no larger than a board drawing needs.
+    return glm::clamp(std::min(h / (2.3f * static_cast<float>(widest)), dx / 3.0f), 3.0f, fs * 2.0f);
+}
+
+float draw_network(const Theme& th, const NetworkFrame& f, ImVec2 a, ImVec2 b, std::uint32_t colour) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const std::size_t n = f.widths.size();
-    if (n < 2) return;
+    if (n < 2) return 0;
     const float fs = ImGui::GetFontSize();
     const float top = a.y + fs * 0.3f, bottom = b.y - fs * 1.4f;
-    const float radius = glm::clamp((bottom - top) / (max_drawn_neurons * 3.0f), 3.0f, fs * 0.7f);
+    const float radius = neuron_radius(f, a, b);
     const float dx = (b.x - a.x - 2 * radius) / static_cast<float>(n - 1);
     std::vector<Column> cols;
     for (std::size_t l = 0; l < n; ++l)
         cols.push_back(layout_column(f.widths[l], a.x + radius + dx * static_cast<float>(l), top, bottom, radius));
 
-    // Edges first, under the neurons.
+    // Edges first, under the neurons, fainter the more there are (a dense mesh reads as a tone).
     for (std::size_t l = 1; l < n; ++l) {
-        const ImU32 edge = f.active[l] > 0 ? fade(colour, 0.55f) : fade(th.grid, 0.6f);
+        const float density = std::sqrt(static_cast<float>(f.widths[l - 1]) * static_cast<float>(f.widths[l]));
+        const float alpha = glm::clamp(3.0f / density, 0.2f, 0.9f);
+        const ImU32 edge = f.active[l] > 0 ? fade(colour, std::max(alpha, 0.45f)) : fade(th.text_dim, alpha);
         draw_edges(dl, cols[l - 1], cols[l], f.widths[l - 1] * f.widths[l] <= max_drawn_edges, edge);
     }
     char buf[32];
@@ -94,8 +125,12 @@ void draw_network(const Theme& th, const NetworkFrame& f, ImVec2 a, ImVec2 b, st
     for (std::size_t l = 0; l < n; ++l) {
         const Column& c = cols[l];
         const bool input = l == 0;
-        for (std::size_t i = 0; i < c.centres.size(); ++i)
-            dl->AddCircleFilled(to_im(c.centres[i]), radius, input ? th.done_dim : state_colour(th, f.states[l][i], colour), 12);
+        // Segments 0: ImGui draws a small circle from its one cached table of arc points.
+        for (std::size_t i = 0; i < c.centres.size(); ++i) {
+            dl->AddCircleFilled(to_im(c.centres[i]), radius, input ? th.done_dim : state_colour(th, f.states[l][i], colour), 0);
+            if (!input && f.states[l][i] == NeuronState::active) dl->AddCircle(to_im(c.centres[i]), radius + 2, th.text, 0, 2.0f);
+        }
+        hover_neuron(f, c, l, radius);
         if (c.strip) draw_strip(th, dl, c, radius, input, f.widths[l], f.done[l], f.active[l], colour);
         // Width labels: every layer when they fit, else every k-th, and always the last (the
         // k-th before it is left out when it would sit closer to the last than k layers).
@@ -105,6 +140,7 @@ void draw_network(const Theme& th, const NetworkFrame& f, ImVec2 a, ImVec2 b, st
         if (l + 1 == n || (l % every == 0 && l + every < n))
             dl->AddText(ImVec2(std::clamp(c.top.x - tw * 0.5f, a.x, b.x - tw), bottom + fs * 0.2f), th.text_dim, buf);
     }
+    return radius;
 }
 
 }  // namespace m2m::ui

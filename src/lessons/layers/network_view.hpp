@@ -26,7 +26,10 @@ struct NetworkFrame {
     std::vector<std::vector<NeuronState>> states;
 };
 
-/// Draws into the rectangle [a, b] of the current window's draw list.
-void draw_network(const Theme& th, const NetworkFrame& frame, ImVec2 a, ImVec2 b, std::uint32_t colour);
+/// The neurons' radius in [a, b]: as large as the tallest column drawn neuron by neuron allows.
+float neuron_radius(const NetworkFrame& frame, ImVec2 a, ImVec2 b);
+/// Draws into the rectangle [a, b] of the current window's draw list (hovering a neuron shows its
+/// dot product); returns the neurons' radius in pixels.
+float draw_network(const Theme& th, const NetworkFrame& frame, ImVec2 a, ImVec2 b, std::uint32_t colour);
 
 }  // namespace m2m::ui

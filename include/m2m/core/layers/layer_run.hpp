@@ -142,6 +142,7 @@ struct LayerRunStory {
     std::string gpu_time;
     std::string speedup;   ///< "5.0×"
     std::string verdict;   ///< why the faster machine wins, from the bound that holds
+    std::string reuse;     ///< hardware mode: how many FLOPs each byte brings against the ridges (no result in it)
     std::string crossover; ///< hardware mode: the width at which the GPU pulls ahead
     std::string model_note;///< what the simple model leaves out
     MachineWords cpu;

@@ -1,0 +1,135 @@
+// Lesson 1's hardware controls and roofline plot: both read the core's setup and result only.
+#include "lessons/layers/roofline_view.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "m2m/core/engine/text.hpp"
+#include "m2m/presets/presets.hpp"
+
+namespace m2m::lessons {
+
+namespace {
+
+// A row of choices after its title, and a "(?)" that shows `why` when hovered.
+bool radio_row(const char* title, int* v, std::initializer_list<const char*> labels, const char* item_prefix,
+               ui::ItemRegistry& items, const std::string& why) {
+    ImGui::TextUnformatted(title);
+    bool clicked = false;
+    int i = 0;
+    ImGui::PushID(title);
+    for (const char* label : labels) {
+        ui::same_line_if_fits(ui::radio_width(label));
+        clicked |= ImGui::RadioButton(label, v, i++);
+        items.note(std::string(item_prefix) + label);
+    }
+    ImGui::PopID();
+    ui::same_line_if_fits(ImGui::CalcTextSize("(?)").x);
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered()) ui::tooltip_wrapped(why.c_str(), 26);
+    return clicked;
+}
+
+// A layer's FLOP/s as run: its FLOPs over its whole time, fixed cost included, so a launch-bound
+// layer sits below its roof by as much as the launch costs it.
+double achieved_flops(const core::LayerPoint& l, const core::LayerTiming& t, core::TimeUnit unit) {
+    const double s = static_cast<double>(t.total()) * core::seconds_per_step(unit);
+    return s > 0 ? l.counts.flops / s : 0;
+}
+
+}  // namespace
+
+bool machine_combo(const char* label, const std::vector<std::string>& ids, std::size_t& index, core::ComputeSpec& spec,
+                   std::uint32_t& cores) {
+    const auto& cat = presets::builtin();
+    bool picked = false;
+    const char* name = cat.find(ids[index])->spec.name.c_str();
+    const float beside = ImGui::CalcTextSize("GPU").x + ImGui::GetStyle().ItemInnerSpacing.x;
+    // The label goes above when the chip's whole name would not fit beside it (a narrow panel).
+    const bool above = ImGui::CalcTextSize(name).x + ImGui::GetFrameHeight() * 1.5f + beside > ImGui::GetContentRegionAvail().x;
+    if (above) ImGui::TextUnformatted(label);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - (above ? 0 : beside));
+    const bool open = ImGui::BeginCombo(above ? (std::string("##") + label).c_str() : label, name);
+    if (!open && ImGui::IsItemHovered()) ui::tooltip_wrapped(cat.find(ids[index])->spec.source.c_str(), 30);
+    if (open) {
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            const auto* p = cat.find(ids[i]);
+            if (ImGui::Selectable(p->spec.name.c_str(), i == index) && i != index) {
+                index = i;
+                spec = p->spec;
+                cores = p->spec.cores;
+                picked = true;
+            }
+        }
+        ImGui::EndCombo();
+    }
+    return picked;
+}
+
+bool hardware_controls(ui::ItemRegistry& items, core::LayerRunSetup& setup,
+                       const core::LayerRunStory& story) {
+    bool changed = false;
+    const ui::LabelFit fit = ui::fit_label("Batch (inputs at once)", 0.55f);
+    ImGui::SetNextItemWidth(fit.width);
+    changed |= ImGui::SliderInt(fit.label.c_str(), &setup.batch, 1, core::max_batch, "%d",
+                                ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+    setup.batch = std::clamp(setup.batch, 1, core::max_batch);
+    items.note("batch_slider");
+    int precision = static_cast<int>(setup.precision);
+    if (radio_row("Precision", &precision, {"FP32", "BF16", "FP8"}, "precision_", items, story.precision_note)) {
+        changed |= precision != static_cast<int>(setup.precision);
+        setup.precision = static_cast<core::Precision>(precision);
+    }
+    int cache = setup.cache == core::CacheState::cold ? 0 : 1;
+    if (radio_row("Weights", &cache, {"cold", "warm"}, "cache_", items, story.cache_note)) {
+        const auto next = cache == 0 ? core::CacheState::cold : core::CacheState::warm;
+        changed |= next != setup.cache;
+        setup.cache = next;
+    }
+    return changed;
+}
+
+RooflinePicture roofline_picture(const ui::Theme& th, const core::LayerRunResult& r) {
+    RooflinePicture pic;
+    if (r.layers.empty()) return pic;
+    double lo = std::min(r.cpu_roof.ridge(), r.gpu_roof.ridge()), hi = std::max(r.cpu_roof.ridge(), r.gpu_roof.ridge());
+    for (const auto& l : r.layers) lo = std::min(lo, l.counts.intensity()), hi = std::max(hi, l.counts.intensity());
+    lo /= 3, hi *= 3;
+    for (bool gpu : {false, true}) {
+        const core::Roof& roof = gpu ? r.gpu_roof : r.cpu_roof;
+        const ImU32 colour = gpu ? th.gpu : th.cpu;
+        ui::PlotSeries s{{}, {}, ui::fade(colour, 0.8f)};
+        auto add = [&](double x) { s.x.push_back(x), s.y.push_back(std::min(roof.compute_flops, roof.bandwidth_Bps * x)); };
+        add(lo);
+        add(roof.ridge());
+        add(hi);
+        pic.roofs.push_back(std::move(s));
+        pic.ridges.push_back({roof.ridge(), std::string(gpu ? "GPU" : "CPU") + " ridge", colour});  // values: the sentence
+        // One point per run of equal layers (the hidden layers of a uniform width are one point).
+        for (std::size_t i = 0; i < r.layers.size();) {
+            std::size_t j = i;
+            while (j + 1 < r.layers.size() && r.layers[j + 1].n_in == r.layers[i].n_in &&
+                   r.layers[j + 1].n_out == r.layers[i].n_out)
+                ++j;
+            const auto& l = r.layers[i];
+            const core::LayerTiming& t = gpu ? l.gpu : l.cpu;
+            const std::string which = i == j ? "L" + std::to_string(i + 1)
+                                             : "L" + std::to_string(i + 1) + "\xe2\x80\x93" + std::to_string(j + 1);
+            pic.points.push_back({l.counts.intensity(), achieved_flops(l, t, r.unit),
+                                  which + " " + std::string(core::bound_id(t.bound)) + "-bound", colour});
+            i = j + 1;
+        }
+    }
+    return pic;
+}
+
+void draw_roofline(const ui::View& view, const core::LayerRunResult& r, ImVec2 size) {
+    const RooflinePicture pic = roofline_picture(view.theme, r);
+    if (pic.roofs.empty()) return;
+    ui::log_log_plot(view, "roofline", pic.roofs, pic.ridges, "FLOPs per byte moved (arithmetic intensity)",
+                     "FLOP/s", size, 0, pic.points);
+}
+
+}  // namespace m2m::lessons
