@@ -301,6 +301,11 @@ void draw_log_log_points(const Theme& th, ImDrawList* dl, const LogLogFrame& f, 
             if (!overlaps(at, ImVec2(at.x + ts.x, at.y + ts.y))) break;
             at.y = y0 + ts.y * static_cast<float>((k + 1) / 2) * (k % 2 ? 1.0f : -1.0f);
         }
+        // A label moved off its dot's line gets a thin leader back to the dot, so it is never an orphan.
+        if (std::abs(at.y - y0) > ts.y * 0.5f) {
+            const float edge = at.x > c.x ? at.x - 2 : at.x + ts.x + 2;
+            dl->AddLine(c, ImVec2(edge, at.y + ts.y * 0.5f), pt.colour, 1.0f);
+        }
         dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), th.panel | IM_COL32_A_MASK);
         dl->AddText(at, pt.colour, pt.label.c_str());
         placed.push_back(ImVec4(at.x, at.y, at.x + ts.x, at.y + ts.y));
