@@ -77,7 +77,11 @@ TEST_CASE("without a GPU both CPU rows agree, are timed, and each has the model'
     CHECK_FALSE(r.gpu_path.ran);
     CHECK(r.gpu_path.why_not == "skipped (--no-gpu)");
     CHECK_THAT(r.honesty, Catch::Contains("--no-gpu"));
-    CHECK_THAT(r.naive.note, Catch::Contains("bound by the latency of each add"));
+    // Which bound the model picks for the plain loop depends on this machine's own measured add
+    // latency and L1 bandwidth (under AddressSanitizer memory is slower and it turns memory-bound),
+    // so here only that a bound is named; the plain loop's latency model is checked with fixed figures
+    // in "a plain loop is predicted as one chain of dependent adds ...".
+    CHECK_THAT(r.naive.note, Catch::StartsWith("The model has this loop ") && Catch::Contains("bound"));
     CHECK_THAT(r.naive.note, Catch::Contains("Measured / model: "));
     CHECK_THAT(r.blas.note, Catch::StartsWith("The model has this pass "));
     CHECK(r.machine.cpu.cores >= 1);
