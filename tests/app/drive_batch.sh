@@ -38,19 +38,11 @@ xdotool mousemove --window "$wid" 1 1; sleep 0.4
 import -window "$wid" "$out/drive_batch_dragged.png"
 
 # Ctrl+click the slider and type past each end: both are clamped.
-type_into_batch() {
-    read -r _ x0 y0 x1 y1 < <(item batch_slider)
-    xdotool mousemove --window "$wid" $(((x0 + x1) / 2)) $(((y0 + y1) / 2)); sleep 0.2
-    xdotool keydown ctrl click 1 keyup ctrl; sleep 0.3
-    xdotool key --window "$wid" ctrl+a; sleep 0.1
-    xdotool type --delay 60 -- "$1"; sleep 0.1
-    xdotool key --window "$wid" Return; sleep 0.3
-}
-type_into_batch 999999
+type_into batch_slider 999999
 wait_for "batch=4096 precision"
-type_into_batch 0
+type_into batch_slider 0
 wait_for "batch=1 precision"
-type_into_batch 256
+type_into batch_slider 256
 wait_for "batch=256 precision"
 
 # BF16: the point's intensity doubles (half the bytes for the same FLOPs).

@@ -29,17 +29,9 @@ wait_for "widths=4,[0-9]{3,4},[0-9]{3,4},3 "
 grep -E "widths=4,[0-9]{3,4}," "$log" | tail -1 | grep -q "speedup=" || fail "no speedup after widening"
 
 # Ctrl+click the slider and type a value far past its end, then one below it: both are clamped.
-type_into_width() {
-    read -r _ x0 y0 x1 y1 < <(item width_slider)
-    xdotool mousemove --window "$wid" $(((x0 + x1) / 2)) $(((y0 + y1) / 2)); sleep 0.2
-    xdotool keydown ctrl click 1 keyup ctrl; sleep 0.3
-    xdotool key --window "$wid" ctrl+a; sleep 0.1
-    xdotool type --delay 60 -- "$1"; sleep 0.1
-    xdotool key --window "$wid" Return; sleep 0.3
-}
-type_into_width 999999
+type_into width_slider 999999
 wait_for "widths=4,4096,4096,3 "
-type_into_width -25
+type_into width_slider -25
 wait_for "widths=4,1,1,3 "
 
 # Click Run: the run starts.

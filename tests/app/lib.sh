@@ -16,3 +16,12 @@ wait_for() {
 item() { grep "^$1 " "$log" | tail -1; }
 wait_item() { for _ in $(seq 100); do item "$1" >/dev/null && return; sleep 0.1; done; fail "the app never reported $1"; }
 key() { xdotool key --window "$wid" "$@"; sleep 0.25; }
+# Ctrl+click the slider reported as $1 and type $2 into it, as a person types a value past a slider.
+type_into() {
+    read -r _ x0 y0 x1 y1 < <(item "$1")
+    xdotool mousemove --window "$wid" $(((x0 + x1) / 2)) $(((y0 + y1) / 2)); sleep 0.2
+    xdotool keydown ctrl click 1 keyup ctrl; sleep 0.3
+    xdotool key --window "$wid" ctrl+a; sleep 0.1
+    xdotool type --delay 60 -- "$2"; sleep 0.1
+    xdotool key --window "$wid" Return; sleep 0.3
+}
