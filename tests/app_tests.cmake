@@ -76,6 +76,8 @@ add_test(NAME "app: an instructor walks every lesson by keyboard at 1024x768"
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_classroom.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS} 1024x768)
 add_test(NAME "app: C folds the control panel and H enters presenter view, and the scene grows each time"
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_presenter.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS} layers)
+add_test(NAME "app: in presenter view Lesson 3's strip picks the split and takes the guess, whose bytes stay hidden"
+  COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_presenter.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS} split)
 
 # The classroom: the home screen, predict-then-reveal, and the walk through every lesson.
 add_test(NAME "app: the home screen opens first, a click opens a lesson, and Home comes back"

@@ -61,6 +61,14 @@ void same_line_if_fits(float w, float spacing) {
     if (ImGui::GetItemRectMax().x + sp + w <= right) ImGui::SameLine(0, sp);
 }
 
+void hint_if_fits(const char* text) {
+    const float sp = ImGui::GetFontSize();
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + sp + ImGui::CalcTextSize(text).x > right) return;
+    ImGui::SameLine(0, sp);
+    ImGui::TextDisabled("%s", text);
+}
+
 float radio_width(const char* label) {
     const float text = ImGui::CalcTextSize(label, nullptr, true).x;
     return ImGui::GetFrameHeight() + (text > 0 ? ImGui::GetStyle().ItemInnerSpacing.x + text : 0.0f);

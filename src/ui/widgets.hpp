@@ -30,6 +30,8 @@ void readouts(const Theme& th, const std::vector<Readout>& items, float gap);
 /// Puts the next item of width `w` on the same line as the last one when it fits there (with
 /// `spacing`, or the style's spacing when negative); else it goes on the next line.
 void same_line_if_fits(float w, float spacing = -1.0f);
+/// A dim hint after the last item on its row, only where it fits there (else left out).
+void hint_if_fits(const char* text);
 /// The width of a radio button or a checkbox with its label, and of a button.
 float radio_width(const char* label);
 float button_width(const char* label);

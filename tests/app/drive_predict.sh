@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Predict, then reveal, in a real window (xdotool under Xvfb). Lesson 2: pick a GPU in another
 # node, open "Predict first?", guess InfiniBand and 5x, Send, and see the guess set against the
-# send. Lesson 3: open "Predict first?", guess tensor parallel, Run the step, and see every
-# strategy's bytes. A screenshot of each reveal is saved to look at.
+# send. Lesson 3: open "Predict first?", guess tensor parallel, flip to pipeline (its bytes and
+# exchanging time stay hidden), Run the step, and see every strategy's bytes. A screenshot of each reveal is saved to look at.
 # Usage (inside xvfb-run): drive_predict.sh path/to/math-to-metal OUTDIR [WxH] [scale]
 set -euo pipefail
 app=$1
@@ -69,10 +69,15 @@ sleep 0.3
 click intro_close
 click split_predict_open
 click guess_tensor
-wait_for "^state: at=split .* guess=tensor revealed=0"
+wait_for "^state: at=split .* guess=tensor revealed=0 exchange_shown=0"
+# Flipping to another split before the run must not answer the guess: its bytes and exchanging
+# time stay hidden ("?"), and the grey readout bar hides the share, until that step has run.
+click strategy_pipeline
+wait_for "^state: at=split .*strategy=pipeline .* guess=tensor revealed=0 exchange_shown=0"
+shot split_pending_pipeline
 for _ in 1 2 3; do key bracketright; done
 key space
-wait_for "^state: at=split .*finished=1 .* guess=tensor revealed=1" 30
+wait_for "^state: at=split .*finished=1 .* guess=tensor revealed=1 exchange_shown=1" 30
 wait_item split_reveal
 shot split_revealed
 echo "PASS: Lesson 2 revealed the InfiniBand guess after the send, Lesson 3 the tensor-parallel guess after the step ($size, scale $scale); screenshots in $out"

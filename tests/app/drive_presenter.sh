@@ -55,6 +55,33 @@ if grep -Eq '^(home_tab|tab_layer_by_layer|tab_toy_network|controls|controls_exp
     fail "presenter view still draws tabs or controls: $(grep -E '^(home_tab|tab_|controls|run_button)' <<<"$last_block" | tr '\n' ';')"
 fi
 shot 3-presenter
+# Presenter view keeps the question in the room: the guess (and in Lesson 3 the split) sit in a
+# strip above the scene, so the teacher takes the class's answer without leaving the view.
+click() {
+    local x0 y0 x1 y1
+    wait_item "$1"
+    read -r _ x0 y0 x1 y1 < <(item "$1")
+    xdotool mousemove --window "$wid" $(((x0 + x1) / 2)) $(((y0 + y1) / 2)); sleep 0.2
+    xdotool click 1; sleep 0.3
+}
+case $lesson in
+layers)
+    click strip_guess
+    xdotool type --delay 80 "5"; sleep 0.2
+    key Return
+    wait_for "guess=5 .*presenter=1"
+    wait_for "shown_speedup=\\?" ;;
+rack)
+    click guess_infiniband
+    wait_for "guess=infiniband/0 revealed=0" ;;
+split)
+    click strategy_tensor
+    wait_for "strategy=tensor "
+    click split_predict_open
+    click guess_pipeline
+    wait_for "strategy=tensor .*guess=pipeline revealed=0 exchange_shown=0" ;;
+esac
+shot 4-presenter-guess
 total=$((1024 * 768))
 echo "scene: $before px² with the controls open, $folded folded, $presenter in presenter view ($((100 * presenter / total))% of the window)"
 [ $((100 * presenter / total)) -ge 75 ] || fail "presenter view's scene covers under 75% of the window"

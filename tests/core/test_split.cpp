@@ -379,3 +379,19 @@ TEST_CASE("bytes exchanged say what crosses the wires, not only the tensor: a ri
     const SplitResult p = run_split(model(), setup_for(Strategy::pipeline, 2));
     for (const Exchange* e : of_op(p, ExchangeOp::send)) CHECK(wire_bytes(*e) == static_cast<double>(e->bytes));
 }
+
+TEST_CASE("the words a pending guess may read name what is exchanged, not how many bytes or how long") {
+    for (Strategy s : {Strategy::data, Strategy::tensor, Strategy::pipeline}) {
+        const SplitResult r = run_split(model(), setup_for(s, 2));
+        INFO(strategy_name(s) << ": " << r.exchange_sentence_before_run << " | " << r.time_sentence_before_run);
+        CHECK_THAT(r.exchange_sentence_before_run, Catch::StartsWith("GPUs must exchange:"));
+        CHECK_THAT(r.exchange_sentence_before_run, !Catch::Contains(format_bytes(static_cast<double>(r.exchanged_bytes))));
+        CHECK_THAT(r.exchange_sentence_before_run, !Catch::Contains(format_bytes(r.wire_bytes)));
+        CHECK_THAT(r.exchange_sentence_before_run, Catch::Contains("once the step has run"));
+        CHECK_THAT(r.time_sentence_before_run, Catch::Contains(format_seconds(r.step.step_time_s)));
+        CHECK_THAT(r.time_sentence_before_run, !Catch::Contains(format_seconds(r.step.communication_s)));
+        // After the run, the full sentences carry both figures.
+        CHECK_THAT(r.exchange_sentence, Catch::Contains(format_bytes(r.wire_bytes)));
+        CHECK_THAT(r.time_sentence, Catch::Contains(format_seconds(r.step.communication_s)));
+    }
+}

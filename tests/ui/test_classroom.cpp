@@ -110,10 +110,10 @@ TEST_CASE("a guess of tensor parallel on 2 GPUs is revealed after the step with 
     panel.set_guess(core::Strategy::tensor);
     ui.frame([&] { panel.draw(1.0f / 60.0f); });
     CHECK_FALSE(ui.context().items.rect("split_reveal"));  // not before the step has played
-    CHECK_THAT(panel.status(), Catch::EndsWith(" guess=tensor revealed=0"));
+    CHECK_THAT(panel.status(), Catch::EndsWith(" guess=tensor revealed=0 exchange_shown=0"));
     panel.playback().play();
     play_to_end(ui, panel);
-    CHECK_THAT(panel.status(), Catch::EndsWith(" guess=tensor revealed=1"));
+    CHECK_THAT(panel.status(), Catch::EndsWith(" guess=tensor revealed=1 exchange_shown=1"));
     const auto& lines = panel.reveal_lines();
     REQUIRE(lines.size() == 3);
     CHECK(lines[0] == "Right: tensor parallel exchanges the most.");

@@ -240,3 +240,39 @@ TEST_CASE("any change of a setting puts the run back to ready") {
     CHECK_FALSE(panel.playback().playing());
     CHECK_THAT(panel.status(), Catch::Contains("timing=hardware"));
 }
+
+TEST_CASE("Lesson 3 hides the bytes and the exchanging time from a pending guess, across strategy flips, until the step has run") {
+    test::Headless ui;
+    lessons::SplitPanel panel(ui.context());
+    ui.frame([&] { panel.draw(0.016f); });
+    CHECK_FALSE(panel.guess_pending());  // no question asked: the readouts show
+    CHECK_THAT(panel.status(), Catch::EndsWith("exchange_shown=1"));
+    panel.set_guess(core::Strategy::tensor);
+    for (core::Strategy s : {core::Strategy::pipeline, core::Strategy::data, core::Strategy::tensor}) {
+        panel.choose_strategy(s);
+        ui.frame([&] { panel.draw(0.016f); });
+        INFO(core::strategy_name(s));
+        CHECK(panel.guess_pending());
+        CHECK_THAT(panel.status(), Catch::EndsWith("guess=tensor revealed=0 exchange_shown=0"));
+    }
+    panel.playback().play();
+    for (int i = 0; i < 60 * 20 && panel.playback().playing(); ++i) ui.frame([&] { panel.draw(1.0f / 60.0f); });
+    CHECK_FALSE(panel.guess_pending());
+    CHECK_THAT(panel.status(), Catch::EndsWith("guess=tensor revealed=1 exchange_shown=1"));
+    panel.choose_strategy(core::Strategy::data);  // a new set-up: its bytes are a new question
+    CHECK(panel.guess_pending());
+}
+
+TEST_CASE("presenter view's strip above Lesson 3's scene offers the split and, with Predict ticked, the guess") {
+    test::Headless ui(1024, 768, 1.5f);
+    ui.context().view.presenter = true;
+    lessons::SplitPanel panel(ui.context());
+    ui.frame([&] { panel.draw(0.016f); });
+    for (const char* s : {"strategy_data", "strategy_tensor", "strategy_pipeline", "strategy_3d", "split_predict_open"})
+        CHECK(ui.context().items.rect(s));
+    CHECK_FALSE(ui.context().items.rect("guess_tensor"));  // closed until the teacher ticks Predict
+    CHECK_FALSE(ui.context().items.rect("controls"));
+    panel.set_guess(core::Strategy::data);
+    ui.frame([&] { panel.draw(0.016f); });
+    CHECK(panel.guess_pending());
+}

@@ -58,9 +58,10 @@ void run_step(SplitResult& r);
 /// The plan told in sentences (split_sentences.cpp).
 std::string gpu_sentence(const SplitResult& r, const GpuHolding& g);
 std::string holds_sentence(const SplitResult& r);
-std::string exchange_sentence(const SplitResult& r);
+std::string exchange_sentence(const SplitResult& r, bool with_bytes);
 std::string why_sentence(const SplitResult& r);
 std::string time_sentence(const SplitResult& r);
+std::string time_sentence_before_run(const SplitResult& r);  ///< the step time, not its exchanging share
 std::string timing_sentence(const SplitSetup& setup);  ///< which timing the step used, and what it means
 
 }  // namespace m2m::core::split_detail

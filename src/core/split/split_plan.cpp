@@ -116,7 +116,8 @@ SplitResult plan_split(const NextWordModel& model, const SplitSetup& setup) {
     }
     r.bubble_fraction = pipeline_bubble_fraction(d.pipeline, r.micro_batches);
     r.holds_sentence = holds_sentence(r);
-    r.exchange_sentence = exchange_sentence(r);
+    r.exchange_sentence = exchange_sentence(r, true);
+    r.exchange_sentence_before_run = exchange_sentence(r, false);
     r.why_sentence = why_sentence(r);
     return r;
 }
@@ -126,6 +127,7 @@ SplitResult run_split(const NextWordModel& model, const SplitSetup& setup) {
     SplitResult r = plan_split(model, setup);
     run_step(r);
     r.time_sentence = time_sentence(r);
+    r.time_sentence_before_run = time_sentence_before_run(r);
     return r;
 }
 

@@ -104,7 +104,7 @@ std::string holds_sentence(const SplitResult& r) {
     return s + ".";
 }
 
-std::string exchange_sentence(const SplitResult& r) {
+std::string exchange_sentence(const SplitResult& r, bool with_bytes) {
     if (r.exchanges.empty()) return "GPUs must exchange: nothing; a single GPU holds everything it needs.";
     long long ag = 0, rs = 0, sends = 0, ar = 0, count = 0;
     bool nv = false, ib = false;
@@ -129,9 +129,11 @@ std::string exchange_sentence(const SplitResult& r) {
     if (ar > 0)
         parts.push_back("their gradients once per step so every copy takes the same update (" +
                         format_counted(ar, "all-reduce", "all-reduces") + ")");
-    std::string s = "GPUs must exchange: " + join_and(parts) + "; " + format_counted(count, "exchange", "exchanges") + " of " +
-                    format_bytes(static_cast<double>(r.exchanged_bytes)) + " of tensors per step, putting " +
-                    format_bytes(r.wire_bytes) + " on the wires " + link_text(nv, ib) + ".";
+    // Before the step has run, while a guess about bytes is pending, the sizes stay out.
+    std::string s = "GPUs must exchange: " + join_and(parts) + "; " + format_counted(count, "exchange", "exchanges") +
+                    (with_bytes ? " of " + format_bytes(static_cast<double>(r.exchanged_bytes)) + " of tensors per step, putting " +
+                                      format_bytes(r.wire_bytes) + " on the wires " + link_text(nv, ib) + "."
+                                : " per step " + link_text(nv, ib) + "; how many bytes they move shows once the step has run.");
     if (ib) s += " InfiniBand carries the " + join_and(on_ib) + ", because those GPUs sit in different nodes.";
     return s;
 }
@@ -172,6 +174,11 @@ std::string time_sentence(const SplitResult& r) {
         s += " The ideal pipeline bubble is " + format_percent(r.bubble_fraction, 0) + " of a step; this step is " +
              format_percent(t.idle_fraction, 0) + " idle.";
     return s + " " + timing_sentence(r.setup);
+}
+
+std::string time_sentence_before_run(const SplitResult& r) {
+    return "One training step on " + r.setup.hardware.gpu.name + " GPUs takes " + format_seconds(r.step.step_time_s) +
+           "; how much of it goes to exchanging shows once the step has run. " + timing_sentence(r.setup);
 }
 
 std::string timing_sentence(const SplitSetup& setup) {

@@ -149,7 +149,39 @@ void LayerRunPanel::draw(float dt_s) {
             if (m_measure.showing()) m_measure.draw_scene(m_ctx);
             else draw_scene(ImGui::GetContentRegionAvail().y);
         },
-        ImGuiWindowFlags_None);
+        ImGuiWindowFlags_None, [this] { draw_presenter_strip(); });
+}
+
+// Presenter view keeps the question in the room: the guess and the width on one row above the
+// scene, so a teacher takes the class's answer and widens the layers without leaving it (Space runs).
+void LayerRunPanel::draw_presenter_strip() {
+    const float fs = ImGui::GetFontSize();
+    const char* guess_label = "\xc3\x97 sooner on the GPU?##strip";
+    ImGui::SetNextItemWidth(fs * 6.0f);
+    draw_guess_box(guess_label);
+    ui::label_focuses_field({guess_label, fs * 6.0f});  // a click on the question types into the box
+    m_ctx.items.note("strip_guess");
+    if (m_setup.network.widths.size() > 2) {
+        ui::same_line_if_fits(fs * 11.0f, fs);
+        ImGui::SetNextItemWidth(fs * 7.0f);
+        if (width_slider("Width##strip")) recompute();
+        m_ctx.items.note("strip_width");
+    }
+    ui::hint_if_fits("Space: run");
+}
+
+void LayerRunPanel::draw_guess_box(const char* label) {
+    ImGui::InputFloat(label, &m_guess, 0, 0, m_guess > 0 ? "%.3g" : "your guess");
+    m_guess = std::clamp(m_guess, 0.0f, 1e9f);
+}
+
+bool LayerRunPanel::width_slider(const char* label) {
+    auto& w = m_setup.network.widths;
+    if (!ImGui::SliderInt(label, &m_uniform_width, 1, core::max_layer_width, "%d",
+                          ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+        return false;
+    std::fill(w.begin() + 1, w.end() - 1, m_uniform_width);
+    return true;
 }
 
 void LayerRunPanel::draw_controls() {
@@ -198,9 +230,8 @@ void LayerRunPanel::draw_network_controls() {
     ImGui::TextUnformatted("Predict, then run");
     const ui::LabelFit guess_label = ui::fit_label("\xc3\x97 sooner on the GPU?", 0.4f);
     ImGui::SetNextItemWidth(guess_label.width);
-    ImGui::InputFloat(guess_label.label.c_str(), &m_guess, 0, 0, m_guess > 0 ? "%.3g" : "your guess");
+    draw_guess_box(guess_label.label.c_str());
     ui::label_focuses_field(guess_label);
-    m_guess = std::clamp(m_guess, 0.0f, 1e9f);
     m_ctx.items.note("guess_box");
     if (draw_shape_sliders()) recompute();
 
@@ -235,10 +266,9 @@ bool LayerRunPanel::draw_shape_sliders() {
         changed = true;
     }
     if (hidden > 0) {
-        if (slider("Width (all)", &m_uniform_width, 1, core::max_layer_width, log_clamp)) {
-            std::fill(w.begin() + 1, w.end() - 1, m_uniform_width);
-            changed = true;
-        }
+        const ui::LabelFit fit = ui::fit_label("Width (all)", 0.55f);
+        ImGui::SetNextItemWidth(fit.width);
+        changed |= width_slider(fit.label.c_str());
         m_ctx.items.note("width_slider");
         if (ImGui::TreeNode("Each hidden layer")) {
             for (int l = 1; l <= hidden; ++l) {

@@ -50,6 +50,9 @@ private:
     void draw_controls();          ///< the formula, the timing and (hardware) the machines, batch and precision
     void draw_network_controls();  ///< playback, the guess, the shape sliders, the model's notes, Measure
     bool draw_shape_sliders();     ///< the network's widths and the machines' cores; true when one moved
+    void draw_presenter_strip();   ///< presenter view's row above the scene: the guess and the width
+    void draw_guess_box(const char* label);  ///< the speedup guess, kept in 0..1e9
+    bool width_slider(const char* label);    ///< every hidden layer's width at once; true when it moved
     void restart();        ///< a setting changed: the run back to "ready", the answer hidden again
     // layer_run_scene.cpp
     void draw_scene(float height);

@@ -161,6 +161,16 @@ void RackPanel::draw_predict() {
     m_ctx.items.note("rack_predict_open");
     if (!open) return;
     ImGui::TextWrapped("Before you press Send: which wire will the tensor cross?");
+    draw_link_guess();
+    ImGui::TextWrapped("And how many times as long as the same send inside one node?");
+    const ui::LabelFit times_label = ui::fit_label("\xc3\x97 as long##guess", 0.4f);
+    ImGui::SetNextItemWidth(times_label.width);
+    draw_times_guess(times_label.label.c_str());
+    ui::label_focuses_field(times_label);
+    ImGui::TreePop();
+}
+
+void RackPanel::draw_link_guess() {
     int link = !m_guess.link ? 0 : *m_guess.link == core::LinkType::nvlink ? 1 : 2;
     const char* choices[] = {"no guess", "NVLink", "InfiniBand"};
     const char* hooks[] = {"guess_none", "guess_nvlink", "guess_infiniband"};
@@ -170,15 +180,48 @@ void RackPanel::draw_predict() {
             m_guess.link = i == 0 ? std::nullopt : std::optional(i == 1 ? core::LinkType::nvlink : core::LinkType::infiniband);
         m_ctx.items.note(hooks[i]);
     }
-    ImGui::TextWrapped("And how many times as long as the same send inside one node?");
+}
+
+void RackPanel::draw_times_guess(const char* label) {
     float times = static_cast<float>(m_guess.times);
-    const ui::LabelFit times_label = ui::fit_label("\xc3\x97 as long##guess", 0.4f);
-    ImGui::SetNextItemWidth(times_label.width);
-    if (ImGui::InputFloat(times_label.label.c_str(), &times, 0, 0, times > 0 ? "%.3g" : "your guess"))
+    if (ImGui::InputFloat(label, &times, 0, 0, times > 0 ? "%.3g" : "your guess"))
         m_guess.times = std::clamp(static_cast<double>(times), 0.0, 1e6);
-    ui::label_focuses_field(times_label);
     m_ctx.items.note("guess_times");
-    ImGui::TreePop();
+}
+
+// Presenter view keeps the question in the room: the guess for the send or the collective on one
+// row above the scene (Space runs), so a teacher takes the class's answer without leaving it.
+void RackPanel::draw_presenter_strip() {
+    ImGui::AlignTextToFramePadding();
+    if (m_mode == Mode::send) {
+        ImGui::TextUnformatted("Wire?");
+        // One row: no "no guess" button; a click on the chosen wire takes the guess back.
+        const std::pair<const char*, core::LinkType> wires[] = {{"NVLink", core::LinkType::nvlink},
+                                                                 {"InfiniBand", core::LinkType::infiniband}};
+        for (const auto& [name, type] : wires) {
+            ImGui::SameLine();
+            const bool chosen = m_guess.link == type;
+            if (ImGui::RadioButton(name, chosen)) m_guess.link = chosen ? std::nullopt : std::optional(type);
+            m_ctx.items.note(type == core::LinkType::nvlink ? "guess_nvlink" : "guess_infiniband");
+        }
+        const char* times_label = "\xc3\x97 as long##strip";
+        ui::same_line_if_fits(ImGui::GetFontSize() * 6.0f + ImGui::CalcTextSize(times_label, nullptr, true).x, ImGui::GetFontSize());
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+        draw_times_guess(times_label);
+        ui::label_focuses_field({times_label, ImGui::GetFontSize() * 6.0f});
+        ImGui::SameLine();
+        if (ImGui::Button("Send")) send();
+        m_ctx.items.note("strip_send");
+        return;
+    }
+    if (core::guess_question(cluster().system(), m_collective.group, m_op, static_cast<double>(m_collective.bytes)).empty()) {
+        ImGui::TextDisabled("One algorithm here: nothing to guess. Space runs the all-reduce.");
+        return;
+    }
+    ImGui::TextUnformatted("Which is faster?");
+    ImGui::SameLine();
+    draw_collective_guess_choices();
+    ui::hint_if_fits("Space: run");
 }
 
 core::SendReveal RackPanel::reveal() const { return core::reveal_send(m_guess, cluster(), m_transfer); }
@@ -280,7 +323,12 @@ void RackPanel::draw_collective_predict() {
     m_ctx.items.note("collective_predict_open");
     if (!open) return;
     ImGui::TextWrapped("%s", question.c_str());
-    const auto choices = core::guess_choices(cluster().system(), g, m_op);
+    draw_collective_guess_choices();
+    ImGui::TreePop();
+}
+
+void RackPanel::draw_collective_guess_choices() {
+    const auto choices = core::guess_choices(cluster().system(), m_collective.group, m_op);
     int pick = 0;
     for (std::size_t i = 0; i < choices.size(); ++i)
         if (m_collective_guess.faster == choices[i]) pick = static_cast<int>(i) + 1;
@@ -294,7 +342,6 @@ void RackPanel::draw_collective_predict() {
         m_ctx.items.note("cguess_" + std::string(core::collective_algorithm_name(choices[i])));
     }
     if (chosen != pick) m_collective_guess.faster = chosen == 0 ? std::nullopt : std::optional(choices[static_cast<std::size_t>(chosen) - 1]);
-    ImGui::TreePop();
 }
 
 core::CollectiveReveal RackPanel::collective_reveal() const {

@@ -345,7 +345,8 @@ void RackPanel::draw(float dt_s) {
             draw_scene();
             m_scene_scrolls = ImGui::GetScrollMaxY() > 0;
         },
-        ImGuiWindowFlags_NoScrollbar | (m_scene_scrolls ? 0 : ImGuiWindowFlags_NoScrollWithMouse));
+        ImGuiWindowFlags_NoScrollbar | (m_scene_scrolls ? 0 : ImGuiWindowFlags_NoScrollWithMouse),
+        [this] { draw_presenter_strip(); });
 }
 
 }  // namespace m2m::lessons

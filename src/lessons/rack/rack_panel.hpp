@@ -119,6 +119,10 @@ private:
     void draw_predict();  ///< the collapsed "Predict first?" area under Send
     void draw_collective_predict();
     void draw_collective_choices();
+    void draw_presenter_strip();  ///< presenter view's row above the scene: the pending guess and Send
+    void draw_link_guess();       ///< NVLink or InfiniBand?
+    void draw_times_guess(const char* label);  ///< how many times as long?
+    void draw_collective_guess_choices();      ///< which algorithm is faster?
     void draw_plot(float height);  ///< rack_plot.cpp: bus bandwidth against message size
     void draw_plot_hover(const ui::LogLogFrame& f);
     std::vector<std::pair<std::string, bool>> collective_words(bool revealed, bool with_guess) const;  ///< each line, and whether it is marked

@@ -38,6 +38,9 @@ constexpr int max_neuron_squares = 900;  // over every GPU drawing: 4 vertices e
 constexpr const char* prompt_picks[] = {"the cat sat on the", "the bird flew in the", "a fish swam", "the dog ran to",
                                         "the cat and the"};
 
+// An exchange while a guess about bytes is pending: drawn grey, not in its link's colour.
+ImU32 unseen_colour(const ui::Theme& th) { return ui::fade(th.text_dim, 0.35f); }
+
 const char* strategy_button(core::Strategy s) {
     switch (s) {
         case core::Strategy::data: return "Data";
@@ -214,6 +217,12 @@ void SplitPanel::refresh_colours() {
     }
     m_exchange_colour = th.link(m_exchange_on_ib ? core::LinkType::infiniband : core::LinkType::nvlink);
     m_theme_kind = m_ctx.view.theme.kind;
+    m_rows_unseen = m_rows;
+    for (std::size_t g = 0; g < m_rows.size(); ++g) {
+        const auto& tasks = m_result.step.gpus[g].tasks;
+        for (std::size_t i = 0; i < tasks.size(); ++i)
+            if (tasks[i].kind == core::StepTaskKind::communication) m_rows_unseen[g].bars[i].colour = unseen_colour(th);
+    }
 }
 
 // [SECTION] frame state ---------------------------------------------------------------------
@@ -260,7 +269,7 @@ void SplitPanel::draw(float dt_s) {
     if (m_ctx.view.theme.kind != m_theme_kind) refresh_colours();  // the theme changed since the last result
     if (m_frontier.draw(m_ctx)) return;  // the "Frontier scale" tab drew the whole lesson area
     controls_beside_scene(m_ctx, std::string(id()), controls_width(21.0f, 0.33f), [this] { draw_controls(); },
-                          [this] { draw_scene(); }, ImGuiWindowFlags_NoScrollbar);
+                          [this] { draw_scene(); }, ImGuiWindowFlags_NoScrollbar, [this] { draw_presenter_strip(); });
 }
 
 void SplitPanel::draw_controls() {
@@ -670,14 +679,20 @@ void SplitPanel::draw_step(float row_height) {
     o.cursor = m_playback.cursor();
     o.seconds_per_unit = 1.0;
     const int n = static_cast<int>(m_rows.size());
+    const bool hidden = guess_pending();
     o.row_height = row_height;
     o.idle_label = pipeline ? "bubble" : nullptr;
     const ui::TimelineResult r =
-        ui::draw_timeline(m_ctx.view, "step", m_rows, o, ImVec2(ImGui::GetContentRegionAvail().x, ui::timeline_height(n, o)));
+        ui::draw_timeline(m_ctx.view, "step", hidden ? m_rows_unseen : m_rows, o,
+                          ImVec2(ImGui::GetContentRegionAvail().x, ui::timeline_height(n, o)));
     if (r.hovered_row >= 0 && r.hovered_bar >= 0) {
+        const core::StepTask& t = m_result.step.gpus[static_cast<std::size_t>(r.hovered_row)].tasks[static_cast<std::size_t>(r.hovered_bar)];
+        if (hidden && t.kind == core::StepTaskKind::communication) {
+            ImGui::SetTooltip("An exchange: what it moves shows once the step has run.");
+            return;
+        }
         ImGui::BeginTooltip();
         ImGui::TextUnformatted(m_task_text[static_cast<std::size_t>(r.hovered_row)][static_cast<std::size_t>(r.hovered_bar)].c_str());
-        const core::StepTask& t = m_result.step.gpus[static_cast<std::size_t>(r.hovered_row)].tasks[static_cast<std::size_t>(r.hovered_bar)];
         ImGui::TextDisabled("%s to %s", core::format_seconds(t.start_s()).c_str(), core::format_seconds(t.end_s()).c_str());
         ImGui::EndTooltip();
     }
@@ -709,8 +724,10 @@ void SplitPanel::draw_readouts() {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float y_a = p.y + big_h * 0.2f, y_b = p.y + big_h * 0.85f;
     float x = p.x;
-    const double parts[3] = {st.compute_s, st.communication_s, st.idle_s};
-    const ImU32 colours[3] = {th.gpu, m_exchange_colour, th.idle};
+    // A pending guess about bytes sees one grey bar: the exchanging share would answer it.
+    const bool hidden = guess_pending();
+    const double parts[3] = {hidden ? total : st.compute_s, st.communication_s, st.idle_s};
+    const ImU32 colours[3] = {hidden ? unseen_colour(th) : th.gpu, m_exchange_colour, th.idle};
     for (int i = 0; i < 3; ++i) {
         const float x1 = i == 2 ? p.x + w : std::min(p.x + w, x + static_cast<float>(parts[i] / total) * w);
         if (x1 > x) dl->AddRectFilled(ImVec2(x, y_a), ImVec2(x1, y_b), colours[i]);
@@ -718,8 +735,11 @@ void SplitPanel::draw_readouts() {
     }
     ImGui::Dummy(ImVec2(w, big_h));
     // Line 2: the same split in words.
-    ui::timeline_legend({{m_split_text[0].c_str(), th.gpu}, {m_split_text[1].c_str(), m_exchange_colour},
-                         {m_split_text[2].c_str(), th.idle}});
+    if (hidden)
+        ui::timeline_legend({{"computing ?", th.gpu}, {"exchanging ?", m_exchange_colour}, {"idle ?", th.idle}});
+    else
+        ui::timeline_legend({{m_split_text[0].c_str(), th.gpu}, {m_split_text[1].c_str(), m_exchange_colour},
+                             {m_split_text[2].c_str(), th.idle}});
 }
 
 // [SECTION] words and prompt ----------------------------------------------------------------
@@ -728,14 +748,15 @@ void SplitPanel::draw_words() {
     const auto& th = m_ctx.view.theme;
     draw_reveal();
     text(th.text, m_result.holds_sentence);
-    text(th.text, m_result.exchange_sentence);
+    const bool hidden = guess_pending();
+    text(th.text, hidden ? m_result.exchange_sentence_before_run : m_result.exchange_sentence);
     text(th.text_dim, m_result.why_sentence);
-    text(th.text, m_result.time_sentence);
+    text(th.text, hidden ? m_result.time_sentence_before_run : m_result.time_sentence);
     if (ImGui::TreeNode("Each GPU")) {
         for (const core::GpuHolding& g : m_result.gpus) text(th.text, g.sentence);
         ImGui::TreePop();
     }
-    if (!m_result.exchanges.empty() && ImGui::TreeNode("Every exchange")) {
+    if (!m_result.exchanges.empty() && !hidden && ImGui::TreeNode("Every exchange")) {
         const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerV;
         if (ImGui::BeginTable("exchanges", 5, flags)) {
             ImGui::TableSetupColumn("collective");
@@ -861,32 +882,58 @@ const std::vector<std::string>& SplitPanel::reveal_lines() {
 }
 
 void SplitPanel::draw_predict() {
-    // Optional and out of the way: closed until the student opens it.
-    const bool open = ImGui::TreeNode("Predict first?");
+    // Optional and out of the way: closed until the student opens it (or opens it in presenter view).
+    ImGui::SetNextItemOpen(m_predict_open);
+    m_predict_open = ImGui::TreeNode("Predict first?");
     m_ctx.items.note("split_predict_open");
-    if (!open) return;
-    const auto& bytes = strategy_bytes();
-    if (bytes.size() < 2) {
+    if (!m_predict_open) return;
+    if (strategy_bytes().size() < 2) {
         ui::text_wrapped_coloured(m_ctx.view.theme.text_dim, "On " + std::to_string(m_setup.gpus) +
                                                             (m_setup.gpus == 1 ? " GPU" : " GPUs") +
                                                             " there is nothing to compare: pick 2, 4 or 8 GPUs.");
     } else {
         ui::text_wrapped_coloured(m_ctx.view.theme.text, "On " + std::to_string(m_setup.gpus) +
                                                         " GPUs, which split exchanges the most bytes in one training step?");
-        int choice = -1;
-        for (std::size_t i = 0; i < bytes.size(); ++i)
-            if (m_guess == bytes[i].strategy) choice = static_cast<int>(i);
-        for (std::size_t i = 0; i < bytes.size(); ++i) {
-            const std::string label = std::string(strategy_button(bytes[i].strategy)) + "##guess";
-            if (i > 0) ui::same_line_if_fits(ui::radio_width(label.c_str()));
-            if (ImGui::RadioButton(label.c_str(), &choice, static_cast<int>(i))) m_guess = bytes[i].strategy;
-            const std::string hook = "guess_" + std::string(core::strategy_name(bytes[i].strategy));
-            m_ctx.items.note(hook);
-        }
+        draw_guess_choices();
         if (ImGui::SmallButton("no guess")) m_guess.reset();
         if (m_guess && !step_finished()) ImGui::TextDisabled("Now press Run.");
     }
     ImGui::TreePop();
+}
+
+void SplitPanel::draw_guess_choices() {
+    const auto& bytes = strategy_bytes();
+    int choice = -1;
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+        if (m_guess == bytes[i].strategy) choice = static_cast<int>(i);
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+        const std::string label = std::string(strategy_button(bytes[i].strategy)) + "##guess";
+        if (i > 0) ui::same_line_if_fits(ui::radio_width(label.c_str()));
+        if (ImGui::RadioButton(label.c_str(), &choice, static_cast<int>(i))) m_guess = bytes[i].strategy;
+        const std::string hook = "guess_" + std::string(core::strategy_name(bytes[i].strategy));
+        m_ctx.items.note(hook);
+    }
+}
+
+// Presenter view keeps the choice and the question in the room: the strategy, then (once the
+// teacher opens it with the Predict box) the guess, on rows above the scene; Space runs.
+void SplitPanel::draw_presenter_strip() {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Split:");
+    for (core::Strategy st : all_strategies) {
+        ui::same_line_if_fits(ui::radio_width(strategy_button(st)));
+        if (ImGui::RadioButton(strategy_button(st), m_setup.strategy == st) && st != m_setup.strategy) choose_strategy(st);
+        m_ctx.items.note("strategy_" + std::string(core::strategy_name(st)));
+    }
+    ui::same_line_if_fits(ImGui::GetFontSize() * 6.0f);
+    ImGui::Checkbox("Predict", &m_predict_open);
+    m_ctx.items.note("split_predict_open");
+    if (m_predict_open && strategy_bytes().size() >= 2) {
+        ImGui::TextUnformatted("Which exchanges the most bytes?");
+        ImGui::SameLine();
+        draw_guess_choices();
+    }
+    ui::hint_if_fits("Space: run");
 }
 
 void SplitPanel::draw_reveal() {
@@ -977,8 +1024,9 @@ std::string SplitPanel::status() const {
                   std::string(core::split_timing_name(m_setup.timing)).c_str(), m_playback.playing() ? 1 : 0, m_playback.finished() && m_playback.cursor() > 0 ? 1 : 0,
                   m_playback.cursor(), m_result.step.step_time_s, m_prediction.word.c_str());
     if (m_guess)  // the guess, and whether it is being shown against every strategy's bytes
-        return buf + (" guess=" + std::string(core::strategy_name(*m_guess))) + " revealed=" + (step_finished() ? "1" : "0");
-    return buf;
+        return buf + (" guess=" + std::string(core::strategy_name(*m_guess))) + " revealed=" + (step_finished() ? "1" : "0") +
+               " exchange_shown=" + (guess_pending() ? "0" : "1");
+    return buf + std::string(" exchange_shown=") + (guess_pending() ? "0" : "1");
 }
 
 }  // namespace m2m::lessons

@@ -68,6 +68,10 @@ public:
     bool step_finished() const { return m_playback.finished() && m_playback.cursor() > 0; }
     /// The guess against strategy_bytes(); empty lines without a guess among them.
     const std::vector<std::string>& reveal_lines();
+    /// The student is guessing which split exchanges the most bytes ("Predict first?" open or a
+    /// guess made) and this step has not yet played to its end: its bytes and exchanging time
+    /// stay hidden, or flipping through the strategies would answer the question.
+    bool guess_pending() const { return (m_predict_open || m_guess) && !step_finished(); }
 
 private:
     void recompute();
@@ -84,6 +88,8 @@ private:
     void draw_words();
     void draw_prompt();
     void draw_predict();  ///< the collapsed "Predict first?" area under the playback
+    void draw_guess_choices();    ///< one radio button per strategy that splits this GPU count
+    void draw_presenter_strip();  ///< presenter view's row above the scene: the strategy and the guess
     void draw_reveal();   ///< the guess against every strategy's bytes, once the step has finished
     /// Wrapped text that breaks only at spaces (ImGui's wrapping also breaks after commas,
     /// which splits "7,280" in two); the line breaks are kept until the text or width changes.
@@ -97,6 +103,7 @@ private:
 
     // Built on recompute, read every frame.
     std::vector<ui::TimelineRow> m_rows;
+    std::vector<ui::TimelineRow> m_rows_unseen;  // the same with every exchange grey: for a pending guess
     struct Lookup {
         std::vector<int> kernels, exchanges, idles;  // task indices in start order
         std::vector<double> exchange_end_max;        // running max of the exchanges' ends
@@ -113,6 +120,7 @@ private:
     FrontierView m_frontier;  ///< the "Frontier scale" tab: a real model split across a real cluster
     // Predict, then reveal: the guess, the strategies' bytes for (gpus, micro-batches), the words.
     std::optional<core::Strategy> m_guess;
+    bool m_predict_open = false;  // "Predict first?" is open (in presenter view: its strip shows the guess)
     std::vector<core::StrategyBytes> m_strategy_bytes;
     std::pair<int, int> m_strategy_bytes_for{-1, -1};
     std::vector<std::string> m_reveal_lines;

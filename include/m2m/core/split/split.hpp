@@ -230,6 +230,9 @@ struct SplitResult {
     std::string exchange_sentence;  ///< "GPUs must exchange: ..."
     std::string why_sentence;       ///< why this collective (tensor parallel) or why none
     std::string time_sentence;      ///< "One training step takes ...: ... computing, ... exchanging, ... idle."
+    /// The same two sentences for a student whose guess (which split exchanges the most bytes) is
+    /// still pending: what must be exchanged and the step time, without the bytes or the exchanging time.
+    std::string exchange_sentence_before_run, time_sentence_before_run;
 };
 
 /// Everything the lesson shows for one setup. Throws std::invalid_argument with the
