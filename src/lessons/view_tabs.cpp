@@ -101,7 +101,10 @@ void controls_beside_scene(Context& ctx, const std::string& id, float controls_w
 }
 
 float controls_width(float em, float share) {
-    return std::min(ImGui::GetFontSize() * em, ImGui::GetContentRegionAvail().x * share);
+    // Never under 9.5 font sizes (up to 45% of the row): at 2.0 on 1024x768 a share alone leaves
+    // the controls' longest words no room, while at 1.5 the share gives the scene its half.
+    const float fs = ImGui::GetFontSize(), avail = ImGui::GetContentRegionAvail().x;
+    return std::max(std::min(fs * em, avail * share), std::min(fs * 9.5f, avail * 0.45f));
 }
 
 }  // namespace m2m::lessons

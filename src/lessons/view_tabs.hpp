@@ -66,7 +66,8 @@ void controls_beside_scene(Context& ctx, const std::string& id, float controls_w
                            const std::function<void()>& controls, const std::function<void()>& scene,
                            ImGuiWindowFlags scene_flags = ImGuiWindowFlags_AlwaysUseWindowPadding,
                            const std::function<void()>& presenter_strip = {});
-/// The controls pane's width: `em` font sizes, but at most `share` of the width available.
+/// The controls pane's width: `em` font sizes, but at most `share` of the width available, and at
+/// least 9.5 font sizes (at most 45% of the row).
 float controls_width(float em, float share);
 
 }  // namespace m2m::lessons

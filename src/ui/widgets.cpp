@@ -138,7 +138,10 @@ bool why(const char* id, const std::string& text, ImU32 colour) {
 
 bool playback_controls(ItemRegistry& items, Playback& pb) {
     bool changed = false;
-    const char* run_label = pb.playing() ? "Pause (Space)" : (pb.finished() && pb.end() > 0 ? "Run again (Space)" : "Run (Space)");
+    const bool again = pb.finished() && pb.end() > 0;
+    const char* run_label = pb.playing() ? "Pause (Space)" : (again ? "Run again (Space)" : "Run (Space)");
+    // Without the key where the words are wider than the column (1024x768 at 2.0); the key still works.
+    if (button_width(run_label) > ImGui::GetContentRegionAvail().x) run_label = pb.playing() ? "Pause" : (again ? "Run again" : "Run");
     if (ImGui::Button(run_label)) {
         pb.toggle();
         changed = true;

@@ -144,7 +144,7 @@ void LayerRunPanel::draw(float dt_s) {
     }
     if (m_real_scale.draw(m_ctx)) return;  // the "Real scale" tab drew the whole lesson area
     controls_beside_scene(
-        m_ctx, std::string(id()), controls_width(21.0f, 0.36f), [this] { draw_controls(); },
+        m_ctx, std::string(id()), controls_width(21.0f, 0.31f), [this] { draw_controls(); },
         [this] {
             if (m_measure.showing()) m_measure.draw_scene(m_ctx);
             else draw_scene(ImGui::GetContentRegionAvail().y);
@@ -270,7 +270,7 @@ bool LayerRunPanel::draw_shape_sliders() {
         ImGui::SetNextItemWidth(fit.width);
         changed |= width_slider(fit.label.c_str());
         m_ctx.items.note("width_slider");
-        if (ImGui::TreeNode("Each hidden layer")) {
+        if (ImGui::TreeNode("Each layer")) {
             for (int l = 1; l <= hidden; ++l) {
                 char label[32];
                 std::snprintf(label, sizeof label, "Layer %d", l);

@@ -160,7 +160,7 @@ void MeasureView::draw_controls(Context& ctx, const core::Network& net) {
     // Four short lines, so the controls column still fits a 1080p screen; the longer words are
     // in tooltips.
     const auto& th = ctx.view.theme;
-    ImGui::TextUnformatted("Measure this machine");
+    ui::text_wrapped_coloured(th.text, "Measure this machine");  // wraps in a narrow column at 2.0
     ui::same_line_if_fits(ImGui::CalcTextSize("(?)").x);
     ImGui::TextDisabled("(?)");
     if (ImGui::IsItemHovered())
@@ -172,9 +172,11 @@ void MeasureView::draw_controls(Context& ctx, const core::Network& net) {
     if (!busy()) {
         if (ImGui::Button("Measure")) start(net.widths);
         ctx.items.note("measure_button");
-        ui::same_line_if_fits(ui::button_width("Sweep the width"));
+        // The short word on a narrow column (1024x768 at 2.0), where the long one does not fit a line.
+        const char* sweep = ui::button_width("Sweep the width") <= ImGui::GetContentRegionAvail().x ? "Sweep the width" : "Sweep";
+        ui::same_line_if_fits(ui::button_width(sweep));
         ImGui::BeginDisabled(net.widths.size() < 3);
-        if (ImGui::Button("Sweep the width")) start_sweep(net.widths);
+        if (ImGui::Button(sweep)) start_sweep(net.widths);
         ctx.items.note("sweep_button");
         ImGui::EndDisabled();
         if (m_last && !m_showing) {

@@ -81,7 +81,9 @@ void RackPanel::draw_controls() {
     ImGui::Separator();
 
     int mode = m_mode == Mode::send ? 0 : 1;
-    bool mode_clicked = ImGui::RadioButton("Send a tensor", &mode, 0);
+    // The short word where the long one is wider than the column (1024x768 at 2.0).
+    const char* send_label = ui::radio_width("Send a tensor") <= ImGui::GetContentRegionAvail().x ? "Send a tensor##mode" : "Send##mode";
+    bool mode_clicked = ImGui::RadioButton(send_label, &mode, 0);
     m_ctx.items.note("mode_send");
     ui::same_line_if_fits(ui::radio_width("All-reduce"));
     mode_clicked |= ImGui::RadioButton("All-reduce", &mode, 1);

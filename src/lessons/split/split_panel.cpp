@@ -268,7 +268,7 @@ void SplitPanel::draw(float dt_s) {
                                          static_cast<double>(m_result.exchanged_bytes)});
     if (m_ctx.view.theme.kind != m_theme_kind) refresh_colours();  // the theme changed since the last result
     if (m_frontier.draw(m_ctx)) return;  // the "Frontier scale" tab drew the whole lesson area
-    controls_beside_scene(m_ctx, std::string(id()), controls_width(21.0f, 0.33f), [this] { draw_controls(); },
+    controls_beside_scene(m_ctx, std::string(id()), controls_width(21.0f, 0.31f), [this] { draw_controls(); },
                           [this] { draw_scene(); }, ImGuiWindowFlags_NoScrollbar, [this] { draw_presenter_strip(); });
 }
 
@@ -283,7 +283,7 @@ void SplitPanel::draw_controls() {
     draw_placement();
 
     ImGui::Separator();
-    ImGui::TextUnformatted("Play one training step");
+    ui::text_wrapped_coloured(th.text, "Play one training step");  // wraps in a narrow column at 2.0
     ui::playback_controls(m_ctx.items, m_playback);
     draw_predict();
 }
@@ -712,11 +712,17 @@ void SplitPanel::draw_readouts() {
     if (big) ImGui::PushFont(big);
     ImGui::TextUnformatted(m_step_time_text.c_str());
     if (big) ImGui::PopFont();
-    ImGui::SameLine();
-    ImGui::SetCursorPosY(y0 + (big_h - fs) * 0.65f);
+    // The sources and the bar beside the time where they fit (else each on its own line: 2.0 at 1024x768).
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("(sources)").x <= right) {
+        ImGui::SameLine();
+        ImGui::SetCursorPosY(y0 + (big_h - fs) * 0.65f);
+    }
     ui::sources_marker(m_sources, ui::Beside::no);
-    ImGui::SameLine(0, fs);
-    ImGui::SetCursorPosY(y0);
+    if (ImGui::GetItemRectMax().x + fs * 5.0f <= right) {
+        ImGui::SameLine(0, fs);
+        ImGui::SetCursorPosY(y0);
+    }
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float w = std::max(ImGui::GetContentRegionAvail().x - fs * 0.5f, fs);
     const core::StepTimeline& st = m_result.step;
@@ -884,7 +890,9 @@ const std::vector<std::string>& SplitPanel::reveal_lines() {
 void SplitPanel::draw_predict() {
     // Optional and out of the way: closed until the student opens it (or opens it in presenter view).
     ImGui::SetNextItemOpen(m_predict_open);
-    m_predict_open = ImGui::TreeNode("Predict first?");
+    // The short words where the long ones are wider than the column (1024x768 at 2.0); one id for both.
+    const bool fits = ImGui::GetTreeNodeToLabelSpacing() + ImGui::CalcTextSize("Predict first?").x <= ImGui::GetContentRegionAvail().x;
+    m_predict_open = ImGui::TreeNode(fits ? "Predict first?###predict" : "Predict?###predict");
     m_ctx.items.note("split_predict_open");
     if (!m_predict_open) return;
     if (strategy_bytes().size() < 2) {
