@@ -9,7 +9,9 @@
 #include "headless.hpp"
 #include "lessons/layers/layer_run_panel.hpp"
 #include "lessons/layers/real_scale_view.hpp"
+#include "m2m/core/engine/text.hpp"
 #include "m2m/presets/models.hpp"
+#include "m2m/presets/presets.hpp"
 #include "ui/widgets.hpp"
 
 using namespace m2m;
@@ -79,62 +81,94 @@ TEST_CASE("the real scale tab asks the core nothing until it is first shown, the
     CHECK_FALSE(view.is_open());
 }
 
-TEST_CASE("GPT-3 175B on 300 billion tokens: one CPU takes millennia, one GPU years, 1,024 GPUs days, "
-          "each exactly as compare_training_run() says") {
+TEST_CASE("GPT-3 175B on 300 billion tokens: one CPU takes centuries, one GPU years, 1,024 GPUs days, "
+          "each exactly as tell_real_scale() says") {
     lessons::RealScaleView view;
     view.apply(view.settings());
     CHECK(view.settings().model == "gpt3-175b");
     CHECK(view.settings().tokens == 300e9);
     CHECK(view.settings().cluster_gpus == 1024);
-    const core::TrainingRunComparison& c = view.comparison();
-    REQUIRE(c.rows.size() == 3);
+    const core::RealScaleStory& st = view.story();
     REQUIRE(view.cluster_layout());
-    CHECK(c.rows[0].seconds > c.rows[1].seconds);
-    CHECK(c.rows[1].seconds > c.rows[2].seconds);
-    CHECK_THAT(c.rows[0].duration, Catch::EndsWith("years"));
-    CHECK_THAT(c.rows[1].duration, Catch::EndsWith("years"));
-    CHECK_THAT(c.rows[2].duration, Catch::EndsWith("days"));
+    CHECK(st.rows[0].seconds > st.rows[1].seconds);
+    CHECK(st.rows[1].seconds > st.rows[2].seconds);
+    CHECK_THAT(st.rows[0].duration, Catch::EndsWith("years"));
+    CHECK_THAT(st.rows[1].duration, Catch::EndsWith("years"));
+    CHECK_THAT(st.rows[2].duration, Catch::EndsWith("days"));
 
-    // The cluster's MFU is the best layout the core's search finds for 1,024 H100s, 2,048
-    // sequences of 2,048 tokens a step; the rows are compare_training_run()'s, to the bit.
+    // The cluster's layout is the best the core's search finds for 1,024 H100s, 2,048 sequences
+    // of 2,048 tokens a step; every row and note is tell_real_scale()'s, to the bit.
     const core::EstimateSetup& searched = view.cluster_setup();
     CHECK(searched.layout.gpus == 1024);
     CHECK(searched.layout.global_batch == 2048);
     CHECK(searched.gpu.id == "h100");
-    const core::SearchResult found = core::search_layouts(searched, 1);
-    REQUIRE(found.best.size() == 1);
-    CHECK(found.best[0].mfu == view.cluster_layout()->mfu);
-    const auto cpu = presets::cpu_rate("epyc-9654");
-    const auto gpu = presets::estimator_gpu("h100");
-    REQUIRE(cpu);
-    REQUIRE(gpu);
-    const auto params = core::count_parameters(presets::builtin_models().find("gpt3-175b")->shape).total;
-    CHECK(view.parameters() == params);
-    const core::TrainingRunComparison expected =
-        core::compare_training_run("GPT-3 175B", static_cast<double>(params), 300e9, *cpu, *gpu, 1024, found.best[0].mfu);
-    CHECK(c.flops == expected.flops);
+    core::RealScaleInputs in;
+    in.model = presets::builtin_models().find("gpt3-175b")->shape;
+    in.cpu = presets::builtin().find("epyc-9654")->spec;
+    in.gpu = presets::builtin().find("h100")->spec;
+    in.cluster = *presets::estimator_setup(in.model, "h100");
+    in.tokens = 300e9;
+    in.cluster_gpus = 1024;
+    const core::RealScaleStory expected = core::tell_real_scale(in);
+    CHECK(view.parameters() == expected.parameters);
+    CHECK(st.flops == expected.flops);
     for (std::size_t i = 0; i < 3; ++i) {
-        CHECK(c.rows[i].label == expected.rows[i].label);
-        CHECK(c.rows[i].seconds == expected.rows[i].seconds);
-        CHECK(c.rows[i].duration == expected.rows[i].duration);
-        CHECK(c.rows[i].assumption == expected.rows[i].assumption);
+        CHECK(st.rows[i].label == expected.rows[i].label);
+        CHECK(st.rows[i].seconds == expected.rows[i].seconds);
+        CHECK(st.rows[i].duration == expected.rows[i].duration);
+        CHECK(st.rows[i].assumption == expected.rows[i].assumption);
     }
-    CHECK(c.assumptions == expected.assumptions);
+    CHECK(view.cluster_layout()->mfu == expected.cluster_layout->mfu);
+    CHECK(st.factor_note == expected.factor_note);
+    CHECK(st.simple == expected.simple);
     CHECK_THAT(view.status(), Catch::StartsWith("real_scale open=0 model=gpt3-175b cpu=epyc-9654 gpu=h100 tokens=3e+11 "
                                                 "cluster_gpus=1024"));
+}
+
+TEST_CASE("the Real scale tab's factor is the speedup Lesson 1's panel shows for the same chips, a wide layer at a large batch") {
+    for (const char* cpu : {"laptop-cpu", "epyc-9654"})
+        for (const char* gpu : {"a100", "h100"}) {
+            INFO(cpu << " vs " << gpu);
+            lessons::Context ctx;
+            lessons::LayerRunPanel panel(ctx);
+            nlohmann::json state = panel.save_state();
+            // Lesson 1 as a student sets it: Hardware timing, every core, 4,096-wide layers, batch 4,096, BF16.
+            state["mode"] = "hardware";
+            state["cpu_cores"] = presets::builtin().find(cpu)->spec.cores;
+            state["gpu_cores"] = presets::builtin().find(gpu)->spec.cores;
+            state["widths"] = {4096, 4096, 4096};
+            state["cpu"] = cpu;
+            state["gpu"] = gpu;
+            state["batch"] = 4096;
+            state["precision"] = "bf16";
+            panel.load_state(state);
+            const double lesson1 = panel.result().speedup;
+            lessons::RealScaleView view;
+            auto s = view.settings();
+            s.cpu = cpu;
+            s.gpu = gpu;
+            view.apply(s);
+            const core::RealScaleStory& st = view.story();
+            CHECK(st.rows[0].seconds / st.rows[1].seconds == Approx(lesson1).epsilon(1e-9));
+            CHECK(st.lesson1_speedup == Approx(lesson1).epsilon(1e-9));
+            CHECK_THAT(st.factor_note, Catch::Contains(core::format_ratio(lesson1) + " sooner"));
+            char factor[40];
+            std::snprintf(factor, sizeof factor, "factor=%.6g", st.lesson1_speedup);
+            CHECK_THAT(view.status(), Catch::EndsWith(factor));
+        }
 }
 
 TEST_CASE("more GPUs finish sooner, but not in proportion: with the batch fixed each GPU gets less work") {
     lessons::RealScaleView view;
     view.apply(view.settings());
-    const double at_1024 = view.comparison().rows[2].seconds;
+    const double at_1024 = view.story().rows[2].seconds;
     const double mfu_1024 = view.cluster_layout()->mfu;
     auto s = view.settings();
     s.cluster_gpus = 16384;
     view.apply(s);
     REQUIRE(view.cluster_layout());
-    CHECK(view.comparison().rows[2].seconds < at_1024);
-    CHECK(view.comparison().rows[2].seconds > at_1024 / 16);  // 16x the GPUs, less than 16x sooner
+    CHECK(view.story().rows[2].seconds < at_1024);
+    CHECK(view.story().rows[2].seconds > at_1024 / 16);  // 16x the GPUs, less than 16x sooner
     CHECK(view.cluster_layout()->mfu < mfu_1024);
 }
 

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "lessons/layers/measure_view.hpp"
 #include "m2m/core/engine/text.hpp"
@@ -150,6 +152,93 @@ void MeasureView::draw_table(Context& ctx, const measure::Report& r) {
 
 // [SECTION] plot ----------------------------------------------------------------------------
 
+namespace {
+
+// One line of the plot: (width, speedup) points, measured (dots) or the model's (rings).
+struct Series {
+    std::vector<ImVec2> pts;
+    ImU32 colour = 0;
+    bool model = false;
+};
+
+// OpenBLAS and the GPU measured, then the model's two, each over the naive loop.
+std::vector<Series> speedup_series(const std::vector<MeasureView::SweepPoint>& points, ImU32 cpu_c, ImU32 gpu_c) {
+    std::vector<Series> series = {{{}, cpu_c, false}, {{}, gpu_c, false}, {{}, ui::fade(cpu_c, 0.5f), true}, {{}, ui::fade(gpu_c, 0.5f), true}};
+    for (const auto& p : points) {
+        auto add = [&](Series& s, double num, double den) {
+            if (num > 0 && den > 0) s.pts.emplace_back(static_cast<float>(p.width), static_cast<float>(num / den));
+        };
+        add(series[0], p.naive_s, p.blas_s);
+        add(series[1], p.naive_s, p.gpu_s);
+        add(series[2], p.naive_model_s, p.blas_model_s);
+        add(series[3], p.naive_model_s, p.gpu_model_s);
+    }
+    return series;
+}
+
+// The plot's box and its log axes: width in powers of two across, speedup in decades up.
+struct PlotBox {
+    ImVec2 a, b;                   // top left, bottom right
+    double lx0, lx1, ly0, ly1;     // log2 width and log10 speedup at the edges
+    ImVec2 at(double width, double speedup) const {
+        const double fx = (std::log2(width) - lx0) / (lx1 - lx0), fy = (std::log10(speedup) - ly0) / (ly1 - ly0);
+        return ImVec2(a.x + static_cast<float>(fx) * (b.x - a.x), b.y - static_cast<float>(fy) * (b.y - a.y));
+    }
+};
+
+std::string times_text(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g\xc3\x97", v);
+    return buf;
+}
+
+// The decades' lines (1x stronger) with their labels, and a line under every measured width.
+void draw_grid(ImDrawList* dl, const ui::Theme& th, const PlotBox& box, const std::vector<MeasureView::SweepPoint>& points) {
+    const float fs = ImGui::GetFontSize();
+    for (double e = box.ly0; e <= box.ly1; e += 1) {
+        const float y = box.at(points.front().width, std::pow(10.0, e)).y;
+        dl->AddLine(ImVec2(box.a.x, y), ImVec2(box.b.x, y), e == 0 ? th.text_dim : th.grid, e == 0 ? 2.0f : 1.0f);
+        const std::string label = times_text(std::pow(10.0, e));
+        dl->AddText(ImVec2(box.a.x - ImGui::CalcTextSize(label.c_str()).x - 4, y - fs * 0.5f), th.text_dim, label.c_str());
+    }
+    for (const auto& q : points) {
+        const float x = box.at(q.width, 1).x;
+        const std::string label = std::to_string(q.width);
+        dl->AddLine(ImVec2(x, box.a.y), ImVec2(x, box.b.y), th.grid);
+        dl->AddText(ImVec2(x - ImGui::CalcTextSize(label.c_str()).x * 0.5f, box.b.y + 2), th.text_dim, label.c_str());
+    }
+}
+
+void draw_series(ImDrawList* dl, const PlotBox& box, const std::vector<Series>& series) {
+    const float fs = ImGui::GetFontSize();
+    for (const auto& s : series) {
+        std::vector<ImVec2> pts;
+        for (const auto& q : s.pts) pts.push_back(box.at(q.x, q.y));
+        if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.colour, 0, s.model ? 1.5f : 2.5f);
+        for (const auto& q : pts) {  // measured: filled dots; the model: rings, visible even on the 1x line
+            if (s.model) dl->AddCircle(q, fs * 0.3f, s.colour, 12, 2.0f);
+            else dl->AddCircleFilled(q, fs * 0.28f, s.colour, 12);
+        }
+    }
+}
+
+// The legend on one line: OpenBLAS, the GPU (or software GL), the model.
+void draw_plot_legend(const ui::Theme& th, ImU32 gpu_c, bool software) {
+    const float fs = ImGui::GetFontSize();
+    auto legend = [&](ImU32 c, const char* text) {
+        ImGui::PushStyleColor(ImGuiCol_Text, c);
+        ImGui::TextUnformatted(text);
+        ImGui::PopStyleColor();
+        ImGui::SameLine(0, fs);
+    };
+    legend(th.cpu, "\xe2\x97\x8f OpenBLAS");
+    legend(gpu_c, software ? "\xe2\x97\x8f software GL" : "\xe2\x97\x8f GPU");
+    legend(th.text_dim, "\xe2\x97\x8b rings and thin lines: the model");
+    ImGui::NewLine();
+}
+
+}  // namespace
+
 /// Measured speedup over one neuron at a time on one core, against the width of every hidden
 /// layer; the model's speedups as thin lines. Dots and a few lines: cheap under software GL.
 void MeasureView::draw_plot(Context& ctx, float height) {
@@ -163,78 +252,31 @@ void MeasureView::draw_plot(Context& ctx, float height) {
     }
     const bool software = m_last && m_last->gpu.software;
     const ImU32 gpu_c = software ? ui::fade(th.gpu, 0.55f) : th.gpu;
-    struct Series {
-        std::vector<ImVec2> pts;  // (width, speedup)
-        ImU32 colour;
-        bool model;
-    };
-    std::vector<Series> series(4);
-    series[0].colour = th.cpu, series[1].colour = gpu_c;
-    series[2].colour = ui::fade(th.cpu, 0.5f), series[3].colour = ui::fade(gpu_c, 0.5f);
-    series[2].model = series[3].model = true;
-    for (const auto& p : m_points) {
-        auto add = [&](Series& s, double num, double den) {
-            if (num > 0 && den > 0) s.pts.emplace_back(static_cast<float>(p.width), static_cast<float>(num / den));
-        };
-        add(series[0], p.naive_s, p.blas_s);
-        add(series[1], p.naive_s, p.gpu_s);
-        add(series[2], p.naive_model_s, p.blas_model_s);
-        add(series[3], p.naive_model_s, p.gpu_model_s);
-    }
+    const std::vector<Series> series = speedup_series(m_points, th.cpu, gpu_c);
     double y0 = 1, y1 = 1;
     for (const auto& s : series)
         for (const auto& q : s.pts) y0 = std::min<double>(y0, q.y), y1 = std::max<double>(y1, q.y);
-    const double ly0 = std::floor(std::log10(y0)), ly1 = std::max(std::ceil(std::log10(y1)), ly0 + 1);
-    const double lx0 = std::log2(m_points.front().width) - 0.5, lx1 = std::log2(m_points.back().width) + 0.5;
+    PlotBox box;
+    box.ly0 = std::floor(std::log10(y0));
+    box.ly1 = std::max(std::ceil(std::log10(y1)), box.ly0 + 1);
+    box.lx0 = std::log2(m_points.front().width) - 0.5;
+    box.lx1 = std::log2(m_points.back().width) + 0.5;
 
-    // Legend on one line, then the box.
-    auto legend = [&](ImU32 c, const char* text) {
-        ImGui::PushStyleColor(ImGuiCol_Text, c);
-        ImGui::TextUnformatted(text);
-        ImGui::PopStyleColor();
-        ImGui::SameLine(0, fs);
-    };
-    legend(th.cpu, "\xe2\x97\x8f OpenBLAS");
-    legend(gpu_c, software ? "\xe2\x97\x8f software GL" : "\xe2\x97\x8f GPU");
-    legend(th.text_dim, "\xe2\x97\x8b rings and thin lines: the model");
-    ImGui::NewLine();
+    draw_plot_legend(th, gpu_c, software);
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float avail_h = height - fs * 1.4f;
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g\xc3\x97", std::pow(10.0, ly0));
-    const float margin = std::max(ImGui::CalcTextSize(buf).x, ImGui::CalcTextSize("100\xc3\x97").x) + fs * 0.5f;
-    const ImVec2 a(p.x + margin, p.y + fs * 0.3f), b(p.x + ImGui::GetContentRegionAvail().x - fs * 0.5f, p.y + avail_h - fs * 2.2f);
+    const float margin = std::max(ImGui::CalcTextSize(times_text(std::pow(10.0, box.ly0)).c_str()).x,
+                                  ImGui::CalcTextSize("100\xc3\x97").x) + fs * 0.5f;
+    box.a = ImVec2(p.x + margin, p.y + fs * 0.3f);
+    box.b = ImVec2(p.x + ImGui::GetContentRegionAvail().x - fs * 0.5f, p.y + avail_h - fs * 2.2f);
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    ui::fill_opaque(ctx.view, dl, a, b, th.panel);
-    auto to_screen = [&](double x, double y) {
-        const double fx = (std::log2(x) - lx0) / (lx1 - lx0), fy = (std::log10(y) - ly0) / (ly1 - ly0);
-        return ImVec2(a.x + static_cast<float>(fx) * (b.x - a.x), b.y - static_cast<float>(fy) * (b.y - a.y));
-    };
-    for (double e = ly0; e <= ly1; e += 1) {
-        const float y = to_screen(m_points.front().width, std::pow(10.0, e)).y;
-        dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), e == 0 ? th.text_dim : th.grid, e == 0 ? 2.0f : 1.0f);
-        std::snprintf(buf, sizeof buf, "%g\xc3\x97", std::pow(10.0, e));
-        dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(buf).x - 4, y - fs * 0.5f), th.text_dim, buf);
-    }
-    for (const auto& q : m_points) {
-        const float x = to_screen(q.width, 1).x;
-        std::snprintf(buf, sizeof buf, "%d", q.width);
-        dl->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), th.grid);
-        dl->AddText(ImVec2(x - ImGui::CalcTextSize(buf).x * 0.5f, b.y + 2), th.text_dim, buf);
-    }
-    for (const auto& s : series) {
-        std::vector<ImVec2> pts;
-        for (const auto& q : s.pts) pts.push_back(to_screen(q.x, q.y));
-        if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.colour, 0, s.model ? 1.5f : 2.5f);
-        for (const auto& q : pts) {  // measured: filled dots; the model: rings, visible even on the 1x line
-            if (s.model) dl->AddCircle(q, fs * 0.3f, s.colour, 12, 2.0f);
-            else dl->AddCircleFilled(q, fs * 0.28f, s.colour, 12);
-        }
-    }
+    ui::fill_opaque(ctx.view, dl, box.a, box.b, th.panel);
+    draw_grid(dl, th, box, m_points);
+    draw_series(dl, box, series);
     const char* x_label = "width of every hidden layer (each point measured)";
-    dl->AddText(ImVec2((a.x + b.x - ImGui::CalcTextSize(x_label).x) * 0.5f, b.y + fs * 1.1f), th.text_dim, x_label);
-    dl->AddText(ImVec2(a.x + 4, a.y + 2), th.text_dim, "times faster than one neuron at a time on one core");
-    ImGui::Dummy(ImVec2(b.x - p.x, avail_h));
+    dl->AddText(ImVec2((box.a.x + box.b.x - ImGui::CalcTextSize(x_label).x) * 0.5f, box.b.y + fs * 1.1f), th.text_dim, x_label);
+    dl->AddText(ImVec2(box.a.x + 4, box.a.y + 2), th.text_dim, "times faster than one neuron at a time on one core");
+    ImGui::Dummy(ImVec2(box.b.x - p.x, avail_h));
 }
 
 }  // namespace m2m::lessons

@@ -1,6 +1,7 @@
 // Lesson 1's "Real scale" tab: a frontier model's training time on one CPU, one GPU and a cluster.
-// The core computes every figure (compare_training_run, the cluster's MFU from search_layouts);
-// this file picks the settings, caches the result and draws it.
+// The core tells every figure and sentence (tell_real_scale: the one-chip rows are Lesson 1's own
+// model of the two chips, the cluster row the estimator's); this file picks the settings, keeps
+// the story and draws it.
 //
 // [SECTION] settings and recompute   [SECTION] tab and controls   [SECTION] scene   [SECTION] state
 #include "lessons/layers/real_scale_view.hpp"
@@ -18,7 +19,6 @@
 #include "m2m/presets/models.hpp"
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
-#include "ui/format.hpp"
 #include "ui/widgets.hpp"
 #include "m2m/core/engine/text.hpp"
 
@@ -55,6 +55,11 @@ constexpr TokenPick token_picks[] = {
      "About 20 tokens per parameter is the compute-optimal amount found by Hoffmann et al. 2022 (Chinchilla)."},
 };
 
+// A chip's figures and its measured share of peak, with where each is from.
+std::string sources_of(const core::ComputeSpec& spec) {
+    return spec.source + "Sustained share of peak: " + core::format_fixed(spec.efficiency.fraction, 2) + " (" +
+           spec.efficiency.source + ")";
+}
 
 }  // namespace
 
@@ -68,92 +73,51 @@ void RealScaleView::apply(const Settings& s) {
     auto fail = [](const std::string& why) { throw std::invalid_argument(why); };
     const presets::ModelPreset* model = presets::builtin_models().find(s.model);
     if (!model) fail("model: unknown model '" + s.model + "' (accepted: " + presets::joined_model_ids() + ")");
-    const auto cpu = presets::cpu_rate(s.cpu);
-    if (!cpu) fail("cpu: unknown CPU '" + s.cpu + "' (accepted: " + presets::joined_ids(core::ResourceKind::cpu_core) + ")");
-    auto setup = presets::estimator_setup(model->shape, s.gpu);
-    if (!setup || presets::resolve_gpu_id(s.gpu) != s.gpu)
+    const presets::ComputePreset* cpu = presets::builtin().find(s.cpu);
+    if (!cpu || cpu->spec.kind != core::ResourceKind::cpu_core)
+        fail("cpu: unknown CPU '" + s.cpu + "' (accepted: " + presets::joined_ids(core::ResourceKind::cpu_core) + ")");
+    auto cluster = presets::estimator_setup(model->shape, s.gpu);
+    if (!cluster || presets::resolve_gpu_id(s.gpu) != s.gpu)
         fail("gpu: unknown GPU '" + s.gpu + "' (accepted: " + presets::joined_estimator_gpu_ids() + ")");
     if (!(s.tokens >= min_tokens && s.tokens <= max_tokens)) fail("tokens: must be a number from 1e6 to 1e15");
     if (s.cluster_gpus < min_cluster_gpus || s.cluster_gpus > max_cluster_gpus || (s.cluster_gpus & (s.cluster_gpus - 1)) != 0)
         fail("cluster_gpus: must be a power of two from " + core::format_count(min_cluster_gpus) + " to " +
              core::format_count(max_cluster_gpus));
 
-    // The cluster's rate comes from the fastest layout that fits, with today's usual memory
-    // savers (flash attention, selective recompute, ZeRO-1), on about 4.2 million tokens a step.
-    core::EstimateSetup cluster = std::move(*setup);
-    core::Layout& l = cluster.layout;
-    l.gpus = s.cluster_gpus;
-    l.tp = l.pp = 1;
-    l.dp = s.cluster_gpus;
-    l.micro_batch = 1;
-    l.global_batch = std::max<std::int64_t>(1, tokens_per_step / cluster.model.seq);
-    l.schedule = core::ScheduleKind::one_f_one_b;
-    l.recompute = core::Recompute::selective;
-    l.attention = core::AttentionKernel::flash;
-    l.zero_stage = 1;
-    const core::SearchResult found = core::search_layouts(cluster, 1);
-    std::optional<core::LayoutScore> best;
-    if (!found.best.empty()) best = found.best.front();
-    const std::int64_t parameters = core::count_parameters(cluster.model).total;
-    core::TrainingRunComparison c = core::compare_training_run(cluster.model.name, static_cast<double>(parameters), s.tokens,
-                                                               *cpu, cluster.gpu, s.cluster_gpus, best ? best->mfu : 0.0);
+    // The one-chip rows are Lesson 1's model of these two chips, the cluster row the estimator's
+    // fastest layout that fits on about 4.2 million tokens a step: the core tells all three.
+    core::RealScaleInputs in;
+    in.model = model->shape;
+    in.cpu = cpu->spec;
+    in.gpu = presets::builtin().find(s.gpu)->spec;
+    in.cluster = std::move(*cluster);
+    in.tokens = s.tokens;
+    in.cluster_gpus = s.cluster_gpus;
+    in.tokens_per_step = tokens_per_step;
+    core::RealScaleStory story = core::tell_real_scale(in);
 
     // Everything computed: only now change the view.
     m_settings = s;
-    m_parameters = parameters;
-    m_comparison = std::move(c);
-    m_cluster_setup = std::move(cluster);
-    m_cluster = best;
+    m_story = std::move(story);
     ++m_computations;
-
-    const auto& bl = m_cluster_setup.layout;
-    m_title = m_cluster_setup.model.name + ": one CPU, one GPU or " + core::format_count(s.cluster_gpus) + " GPUs?";
-    if (m_cluster) {
-        const core::Layout& b = m_cluster->layout;
-        m_layout_note = "The cluster row is not perfect scaling. Its rate is " + core::format_count(s.cluster_gpus) +
-                        " GPUs x peak x " + ui::formatted("%.0f%%", m_cluster->mfu * 100) +
-                        " MFU, the model FLOPs utilization of one training step simulated on the scheduler for the "
-                        "fastest layout that fits: TP " + std::to_string(b.tp) + " x PP " + std::to_string(b.pp) +
-                        " x DP " + std::to_string(b.dp) + ", micro-batch " + std::to_string(b.micro_batch) + ", " +
-                        core::format_count(bl.global_batch) + " sequences of " + core::format_count(m_cluster_setup.model.seq) +
-                        " tokens a step, 1F1B, flash attention, selective recompute, ZeRO-1. So the pipeline bubble, the "
-                        "wires and memory-bound work are in it; with the batch fixed, more GPUs each get less work and "
-                        "the MFU falls. It assumes every step is like that one.";
-        m_cluster_note.clear();
-    } else {
-        m_layout_note.clear();
-        m_cluster_note = "No layout of " + core::format_count(s.cluster_gpus) + " GPUs can hold " + m_cluster_setup.model.name +
-                         (found.smallest ? ": the smallest still needs " + ui::formatted("%.0f GB", found.smallest->memory_bytes / 1e9) +
-                                               " per GPU, against " + ui::formatted("%.0f GB", m_cluster_setup.gpu.memory_bytes / 1e9)
-                                         : std::string()) +
-                         ". Pick more GPUs.";
-    }
-
-    // Sources: the hardware presets' figures and the core's efficiency constants.
-    const core::EfficiencyConstant cpu_eff = core::cpu_achievable_fraction();
-    m_cpu_sources = presets::builtin().find(s.cpu)->spec.source + "Sustained share of peak: " + ui::formatted("%.2f", cpu_eff.fraction) +
-                    " (" + cpu_eff.source + ")";
-    const auto gpu_eff = core::achievable_fraction(s.gpu);
-    m_gpu_sources = presets::builtin().find(s.gpu)->spec.source + "Sustained share of peak: " +
-                    ui::formatted("%.2f", m_cluster_setup.gpu.achievable_fraction) + (gpu_eff ? " (" + gpu_eff->source + ")" : "");
-    // The estimator's fuller count per token, with attention's s x s work, against 6 x parameters.
-    const double extra = core::model_flops_per_token(m_cluster_setup.model) / (6.0 * static_cast<double>(parameters)) - 1.0;
-    m_attention_note = "6 x parameters x tokens counts the weights' multiply-adds only. The estimator's fuller count for " +
-                       m_cluster_setup.model.name + ", with attention's work over the " +
-                       core::format_count(m_cluster_setup.model.seq) + "-token context, is " + ui::formatted("%.0f%%", std::abs(extra) * 100) +
-                       (extra >= 0 ? " more per token; all three rows leave that out."
-                                   : " less per token (the embedding table is looked up, not multiplied).");
-    m_parameters_text = core::format_count(parameters) + " parameters";
+    m_cpu_sources = sources_of(in.cpu);
+    const core::GpuSpec& gpu = m_story.cluster_setup.gpu;
+    m_gpu_sources = in.gpu.source + "Sustained share of peak: " + core::format_fixed(gpu.achievable_fraction, 2) + " (" +
+                    gpu.achievable_source + ")";
+    m_parameters_text = core::format_count(m_story.parameters) + " parameters";
     m_model_sources.clear();
     for (const auto& f : model->figures) m_model_sources += f.label + ": " + f.value + " (" + f.source + ")\n";
-    m_model_sources += "Parameters counted from this shape: " + core::format_count(parameters);
+    m_model_sources += "Parameters counted from this shape: " + core::format_count(m_story.parameters);
+    set_axis();
+}
 
-    // The log axis: from the calendar mark at or below the fastest row to the one at or above the slowest.
+// The log axis: from the calendar mark at or below the fastest row to the one at or above the slowest.
+void RealScaleView::set_axis() {
     double lo = 1e300, hi = 0;
-    for (std::size_t i = 0; i < m_comparison.rows.size(); ++i) {
-        if (i == 2 && !m_cluster) continue;
-        lo = std::min(lo, m_comparison.rows[i].seconds);
-        hi = std::max(hi, m_comparison.rows[i].seconds);
+    for (const core::RealScaleRow& r : m_story.rows) {
+        if (!r.shown) continue;
+        lo = std::min(lo, r.seconds);
+        hi = std::max(hi, r.seconds);
     }
     const auto marks = calendar_marks();
     m_axis_lo = lo, m_axis_hi = hi;
@@ -217,7 +181,7 @@ bool RealScaleView::draw_tokens(Context& ctx, Settings& s) {
         const float w = ImGui::CalcTextSize(p.label).x + ImGui::GetStyle().FramePadding.x * 2;
         if (i > 0 && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w <= right) ImGui::SameLine();
         if (ImGui::SmallButton(p.label)) {
-            s.tokens = std::clamp(p.tokens > 0 ? p.tokens : 20.0 * static_cast<double>(m_parameters), min_tokens, max_tokens);
+            s.tokens = std::clamp(p.tokens > 0 ? p.tokens : 20.0 * static_cast<double>(m_story.parameters), min_tokens, max_tokens);
             changed = true;
         }
         if (ImGui::IsItemHovered()) ui::tooltip_wrapped(p.source, 30);
@@ -254,11 +218,12 @@ void RealScaleView::draw_scene(Context& ctx) {
     const auto& th = ctx.view.theme;
     ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr;
     if (big) ImGui::PushFont(big);
-    m_wrap.text(th.text, m_title);
+    m_wrap.text(th.text, m_story.title);
     if (big) ImGui::PopFont();
-    if (!m_comparison.assumptions.empty()) m_wrap.text(th.text_dim, m_comparison.assumptions.front());
+    m_wrap.text(th.text_dim, m_story.flops_note);
     ImGui::Spacing();
     draw_bars(ctx);
+    m_wrap.text(th.text, m_story.factor_note);
     ImGui::Spacing();
     draw_notes(ctx);
 }
@@ -272,49 +237,50 @@ void RealScaleView::draw_bars(Context& ctx) {
     ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr;
     const float big_fs = big ? big->FontSize : fs;
     const ImU32 colours[3] = {th.cpu, th.gpu, th.nvlink};
-    const std::size_t rows = m_comparison.rows.size();
     ImFont* value_font = big ? big : ImGui::GetFont();
     float right_w = 0;
-    for (const auto& r : m_comparison.rows)
-        right_w = std::max(right_w, value_font->CalcTextSizeA(big_fs, FLT_MAX, 0, r.duration.c_str()).x);
-    right_w += fs;
+    for (const auto& r : m_story.rows) right_w = std::max(right_w, value_font->CalcTextSizeA(big_fs, FLT_MAX, 0, r.duration.c_str()).x);
     const std::string* sources[3] = {&m_cpu_sources, &m_gpu_sources, &m_gpu_sources};
     const float w = ImGui::GetContentRegionAvail().x;
-    const float bar_w = std::max(fs * 6, w - right_w);
-    const float bar_h = big_fs * 1.2f;
+    const float bar_w = std::max(fs * 6, w - right_w - fs), bar_h = big_fs * 1.2f;
     const double e0 = std::log10(m_axis_lo), e1 = std::log10(m_axis_hi);
     const float x0 = ImGui::GetCursorScreenPos().x;
-    auto x_of = [&](double s) {
-        return x0 + static_cast<float>((std::log10(std::max(s, m_axis_lo)) - e0) / (e1 - e0)) * bar_w;
-    };
-    for (std::size_t i = 0; i < rows; ++i) {
-        const core::TrainingRunRow& r = m_comparison.rows[i];
-        m_wrap.text(colours[i % 3], r.label);
+    auto x_of = [&](double s) { return x0 + static_cast<float>((std::log10(std::max(s, m_axis_lo)) - e0) / (e1 - e0)) * bar_w; };
+    for (std::size_t i = 0; i < m_story.rows.size(); ++i) {
+        const core::RealScaleRow& r = m_story.rows[i];
+        m_wrap.text(colours[i], r.label);
         // Every peak rate and share of it, and where it is from: beside the label when it fits.
         const float marker_w = ImGui::CalcTextSize("(sources)").x + ImGui::GetStyle().ItemSpacing.x;
         if (ImGui::GetItemRectMax().x + marker_w <= x0 + w) ImGui::SameLine();
-        ui::sources_marker(*sources[i % 3], ui::Beside::no);
+        ui::sources_marker(*sources[i], ui::Beside::no);
         const ImVec2 p = ImGui::GetCursorScreenPos();
-        if (i == 2 && !m_cluster) {
-            m_wrap.text(th.warning, m_cluster_note);
+        if (!r.shown) {
+            m_wrap.text(th.warning, m_story.cluster_note);
             continue;
         }
         dl->AddRectFilled(p, ImVec2(p.x + bar_w, p.y + bar_h), th.panel, 3.0f);
         const float x1 = std::max(x_of(r.seconds), p.x + 3.0f);
-        dl->AddRectFilled(p, ImVec2(x1, p.y + bar_h), colours[i % 3], 3.0f);
+        dl->AddRectFilled(p, ImVec2(x1, p.y + bar_h), colours[i], 3.0f);
         for (const Tick& t : m_ticks) {  // the marks, through the bars only (never through words)
             const float x = x_of(t.seconds);
             dl->AddLine(ImVec2(x, p.y), ImVec2(x, p.y + bar_h), ui::fade(th.grid, 0.8f));
         }
-        dl->AddText(value_font, big_fs, ImVec2(x1 + fs * 0.5f, p.y + (bar_h - big_fs) * 0.5f), th.text,
-                    r.duration.c_str());
+        dl->AddText(value_font, big_fs, ImVec2(x1 + fs * 0.5f, p.y + (bar_h - big_fs) * 0.5f), th.text, r.duration.c_str());
         ImGui::Dummy(ImVec2(w, bar_h));
     }
-    // The marks' words under the last bar, skipping a word that would run into the one before it.
+    draw_axis(ctx, x0, bar_w);
+}
+
+// The marks' words under the last bar, skipping a word that would run into the one before it.
+void RealScaleView::draw_axis(Context& ctx, float x0, float bar_w) {
+    const auto& th = ctx.view.theme;
+    const float fs = ImGui::GetFontSize();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const double e0 = std::log10(m_axis_lo), e1 = std::log10(m_axis_hi);
     const float bottom = ImGui::GetCursorScreenPos().y;
     float last_right = -1e30f;
     for (const Tick& t : m_ticks) {
-        const float x = x_of(t.seconds);
+        const float x = x0 + static_cast<float>((std::log10(t.seconds) - e0) / (e1 - e0)) * bar_w;
         dl->AddLine(ImVec2(x, bottom - ImGui::GetStyle().ItemSpacing.y), ImVec2(x, bottom), ui::fade(th.grid, 0.8f));
         const float tw = ImGui::CalcTextSize(t.label.c_str()).x;
         const float tx = std::clamp(x - tw * 0.5f, x0, x0 + bar_w - tw);
@@ -322,7 +288,7 @@ void RealScaleView::draw_bars(Context& ctx) {
         dl->AddText(ImVec2(tx, bottom), th.text_dim, t.label.c_str());
         last_right = tx + tw;
     }
-    ImGui::Dummy(ImVec2(w, fs * 1.2f));
+    ImGui::Dummy(ImVec2(ImGui::GetContentRegionAvail().x, fs * 1.2f));
     static const std::string axis = "A logarithmic time axis: each mark is ten times (or a calendar unit) longer than the one before.";
     m_wrap.text(th.text_dim, axis);
 }
@@ -332,37 +298,36 @@ void RealScaleView::draw_notes(Context& ctx) {
     const ImU32 colours[3] = {th.cpu, th.gpu, th.nvlink};
     const float fs = ImGui::GetFontSize();
     ImGui::TextUnformatted("How each row is counted");
-    for (std::size_t i = 0; i < m_comparison.rows.size(); ++i) {
-        if (i == 2 && !m_cluster) continue;
+    for (std::size_t i = 0; i < m_story.rows.size(); ++i) {
+        if (!m_story.rows[i].shown) continue;
         const ImVec2 p = ImGui::GetCursorScreenPos();
         ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + fs * 0.25f), ImVec2(p.x + fs * 0.7f, p.y + fs * 0.95f),
-                                                  colours[i % 3], 2.0f);
+                                                  colours[i], 2.0f);
         ImGui::Indent(fs);
-        m_wrap.text(th.text, m_comparison.rows[i].assumption);
+        m_wrap.text(th.text, m_story.rows[i].assumption);
         ImGui::Unindent(fs);
     }
-    if (!m_layout_note.empty()) m_wrap.text(th.text, m_layout_note);
+    if (!m_story.layout_note.empty()) m_wrap.text(th.text, m_story.layout_note);
+    if (!m_story.frontier_note.empty()) m_wrap.text(th.text_dim, m_story.frontier_note);
     ImGui::Spacing();
     ImGui::TextUnformatted("Where this model is simple");
-    for (std::size_t i = 1; i < m_comparison.assumptions.size(); ++i) m_wrap.bullet(th.text_dim, m_comparison.assumptions[i]);
-    m_wrap.bullet(th.text_dim, m_attention_note);
+    for (const std::string& note : m_story.simple) m_wrap.bullet(th.text_dim, note);
 }
 
 // [SECTION] state ---------------------------------------------------------------------------
 
 std::string RealScaleView::status() const {
-    if (m_comparison.rows.size() < 3) return "real_scale open=" + std::to_string(is_open() ? 1 : 0) + " computed=0";
-    char buf[320];
-    const auto& r = m_comparison.rows;
-    const char* none = "none";
-    char cluster[32];
-    if (m_cluster) std::snprintf(cluster, sizeof cluster, "%.6g", r[2].seconds);
+    if (m_computations == 0) return "real_scale open=" + std::to_string(is_open() ? 1 : 0) + " computed=0";
+    char buf[360];
+    const auto& r = m_story.rows;
+    char cluster[32] = "none";
+    if (r[2].shown) std::snprintf(cluster, sizeof cluster, "%.6g", r[2].seconds);
     std::snprintf(buf, sizeof buf,
                   "real_scale open=%d model=%s cpu=%s gpu=%s tokens=%.6g cluster_gpus=%d cpu_s=%.6g gpu_s=%.6g cluster_s=%s "
-                  "mfu=%.4g",
+                  "mfu=%.4g factor=%.6g",
                   is_open() ? 1 : 0, m_settings.model.c_str(), m_settings.cpu.c_str(), m_settings.gpu.c_str(), m_settings.tokens,
-                  m_settings.cluster_gpus, r[0].seconds, r[1].seconds, m_cluster ? cluster : none,
-                  m_cluster ? m_cluster->mfu : 0.0);
+                  m_settings.cluster_gpus, r[0].seconds, r[1].seconds, cluster,
+                  m_story.cluster_layout ? m_story.cluster_layout->mfu : 0.0, m_story.lesson1_speedup);
     return buf;
 }
 

@@ -1,5 +1,6 @@
 // Lesson 1's "Real scale" tab: how long training a frontier model takes on one CPU, one GPU and a
-// cluster, the three times as bars on one logarithmic axis, with the core's assumptions and sources.
+// cluster (the core's RealScaleStory), the three times as bars on one logarithmic axis, with the
+// story's notes and the presets' sources.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -13,7 +14,7 @@
 #include "lessons/context.hpp"
 #include "lessons/scale_controls.hpp"
 #include "lessons/view_tabs.hpp"
-#include "m2m/core/scale/estimator.hpp"
+#include "m2m/core/layers/real_scale_story.hpp"
 
 namespace m2m::lessons {
 
@@ -50,20 +51,22 @@ public:
     void apply(const Settings& s);
     const Settings& settings() const { return m_settings; }
 
-    /// What compare_training_run() returned for the current settings (empty before the first
-    /// apply() or the first frame with the tab shown).
-    const core::TrainingRunComparison& comparison() const { return m_comparison; }
+    /// What the core's tell_real_scale() said for the current settings: the three rows, the
+    /// Lesson 1 run behind the one-chip rows and its factor, the cluster's layout, every note
+    /// (empty before the first apply() or the first frame with the tab shown).
+    const core::RealScaleStory& story() const { return m_story; }
     /// The setup the cluster's layout search ran on (model, GPU, GPU count, global batch).
-    const core::EstimateSetup& cluster_setup() const { return m_cluster_setup; }
-    /// The fastest layout that fits on the cluster, whose MFU the cluster row uses; empty when
+    const core::EstimateSetup& cluster_setup() const { return m_story.cluster_setup; }
+    /// The fastest layout that fits on the cluster, whose estimate the cluster row is; empty when
     /// no layout of that many GPUs holds the model (the cluster row is then not shown).
-    const std::optional<core::LayoutScore>& cluster_layout() const { return m_cluster; }
-    std::int64_t parameters() const { return m_parameters; }
+    const std::optional<core::LayoutScore>& cluster_layout() const { return m_story.cluster_layout; }
+    std::int64_t parameters() const { return m_story.parameters; }
     /// Times the core was asked (settings changed); drawing never asks it.
     int computations() const { return m_computations; }
 
     /// "real_scale open=1 model=gpt3-175b tokens=3e+11 cluster_gpus=1024 cpu_s=... gpu_s=...
-    ///  cluster_s=... mfu=..." (cluster_s=none when no layout fits).
+    ///  cluster_s=... mfu=... factor=..." (cluster_s=none when no layout fits; factor: the one-chip
+    ///  rows' ratio, Lesson 1's speedup for the same chips).
     std::string status() const;
     /// model, cpu, gpu, tokens, cluster_gpus, open.
     nlohmann::json save_state() const;
@@ -76,6 +79,8 @@ private:
     bool draw_cluster_size(Context& ctx, Settings& s);  ///< true when the student changed it
     void draw_scene(Context& ctx);
     void draw_bars(Context& ctx);
+    void draw_axis(Context& ctx, float x0, float bar_w);  ///< the marks' words under the bars
+    void set_axis();  ///< the calendar marks around the shown rows
     void draw_notes(Context& ctx);
 
     Settings m_settings;
@@ -84,12 +89,8 @@ private:
     int m_computations = 0;
 
     // Built by apply(), read every frame.
-    std::int64_t m_parameters = 0;
-    core::TrainingRunComparison m_comparison;
-    core::EstimateSetup m_cluster_setup;
-    std::optional<core::LayoutScore> m_cluster;
-    std::string m_title, m_cluster_note, m_layout_note, m_attention_note, m_parameters_text;
-    std::string m_cpu_sources, m_gpu_sources, m_model_sources;
+    core::RealScaleStory m_story;
+    std::string m_cpu_sources, m_gpu_sources, m_model_sources, m_parameters_text;
     struct Tick {
         double seconds;
         std::string label;

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cstdint>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +15,7 @@
 #include "lessons/scale_controls.hpp"
 #include "lessons/view_tabs.hpp"
 #include "m2m/core/scale/estimator.hpp"
+#include "m2m/core/scale/frontier_story.hpp"
 #include "ui/theme.hpp"
 #include "ui/timeline_view.hpp"
 
@@ -48,24 +49,29 @@ public:
     /// and explained by problem().
     void apply(const Settings& s);
     const Settings& settings() const { return m_settings; }
-    const core::EstimateSetup& setup() const { return m_setup; }
+    const core::EstimateSetup& setup() const { return m_story.setup; }
 
+    /// Everything the core said about the current settings: the estimate, the whole model against
+    /// one GPU, the step's rows and every sentence the tab shows.
+    const core::FrontierStory& story() const { return m_story; }
     /// check()'s objection to the layout, if any (then estimate() is empty).
-    const std::optional<core::SetupProblem>& problem() const { return m_problem; }
-    const core::Estimate& estimate() const { return m_estimate; }
+    const std::optional<core::SetupProblem>& problem() const { return m_story.problem; }
+    const core::Estimate& estimate() const { return m_story.estimate; }
     /// The whole model on one GPU (memory_use() of a one-GPU layout): weights, gradients, Adam.
-    const core::MemoryUse& whole_model() const { return m_whole; }
-    double state_bytes() const { return m_whole.weights_bytes + m_whole.gradients_bytes + m_whole.optimizer_bytes; }
+    const core::MemoryUse& whole_model() const { return m_story.whole; }
+    double state_bytes() const { return m_story.state_bytes; }
     /// At least this many GPUs' memory for the weights, gradients and Adam state alone.
-    int min_gpus_for_state() const { return m_min_gpus; }
+    int min_gpus_for_state() const { return m_story.min_gpus; }
 
-    /// Runs search_layouts() for the current model, GPU, GPU count, batch and schedule settings
-    /// (up to a few tenths of a second); kept until one of those changes.
+    /// Runs the core's search_frontier() for the current model, GPU, GPU count, batch and schedule
+    /// settings (up to a few tenths of a second); kept until one of those changes.
     void run_search();
-    const std::optional<core::SearchResult>& search() const { return m_search; }
+    /// The search's result, or null when it has not run for the current settings.
+    const core::SearchResult* search() const { return m_search ? &m_search->result : nullptr; }
     /// Takes the layout of row `i` of the search (what clicking the row does); false if no such row.
     bool apply_search_row(std::size_t i);
 
+    /// The story's rows as the shared timeline draws them (transfers coloured by their link).
     const std::vector<ui::TimelineRow>& timeline_rows() const { return m_rows; }
     /// Times the core was asked for an estimate; drawing never asks it.
     int computations() const { return m_computations; }
@@ -77,20 +83,25 @@ public:
     /// Throws std::invalid_argument starting with `where` on a bad state, changing nothing.
     void load_state(const nlohmann::json& j, const std::string& where);
 
+    /// Any typed whole number (TP, PP, DP, micro-batch, sequences a step ...) is clamped to 1..this.
+    static constexpr int max_whole = 1 << 24;
+
 private:
-    void build_views();  ///< the timeline rows and texts of the current estimate
     void draw_controls(Context& ctx);
     bool draw_sizes(Context& ctx, Settings& s);  ///< GPUs, sequences a step, tokens; true when changed
     void draw_sharding_controls(Context& ctx, core::Layout& l, bool& changed);
     void draw_layout_controls(Context& ctx, Settings& s, bool& changed);
     void draw_scene(Context& ctx);
+    void draw_lists(Context& ctx, bool tall);  ///< the tabs under the readouts
     void draw_readouts(Context& ctx);
     void draw_whole_model(Context& ctx);
     void draw_per_gpu(Context& ctx);
     void draw_timeline(Context& ctx, float height);
     void draw_search(Context& ctx);
+    void draw_search_table(Context& ctx);
     void draw_assumptions(Context& ctx);
     bool same_search_inputs(const Settings& a, const Settings& b) const;
+    void recolour(const ui::Theme& th);
 
     Settings m_settings;
     // What the typed boxes hold while the student types; applied when the box is left.
@@ -99,24 +110,14 @@ private:
     ScaleTab m_tab{{"lesson3_views", "Toy network", "tab_toy_network", "Frontier scale: a real model", "tab_frontier"}};
     int m_computations = 0;
 
-    // Built by apply(), read every frame.
-    core::EstimateSetup m_setup;
-    std::optional<core::SetupProblem> m_problem;
-    core::Estimate m_estimate;
-    core::MemoryUse m_whole;
-    int m_min_gpus = 1;
-    std::optional<core::SearchResult> m_search;
+    // Built by apply() and run_search(), read every frame.
+    core::FrontierStory m_story;
+    std::optional<core::FrontierSearch> m_search;
     Settings m_search_settings;  ///< what m_search was run for
-    std::vector<ui::TimelineRow> m_rows;
-    std::string m_gpu_sources, m_model_sources, m_problem_text, m_whole_text, m_whole_verdict, m_links_text, m_gpu_head,
-        m_product_text;
-    std::string m_layout_text;  ///< the model, GPU, batch and layout of the estimate, in words
-    std::string m_whole_legend[4], m_gpu_legend[5], m_link_legend[2];
+    std::vector<ui::TimelineRow> m_rows;  ///< m_story.rows for the timeline widget
+    std::string m_gpu_sources, m_model_sources;  ///< the presets' figures and where they are from
     SpaceWrap m_wrap;
-    std::vector<std::vector<std::uint8_t>> m_bar_link;  ///< per row, per bar: 0 not a transfer, 1 NVLink, 2 InfiniBand
-    bool m_sends_nv = false, m_sends_ib = false;
     std::optional<ui::ThemeKind> m_coloured_for;  ///< the theme the transfer bars were coloured for (none: not yet)
-    void recolour(const ui::Theme& th);
 };
 
 }  // namespace m2m::lessons

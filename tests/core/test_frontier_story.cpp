@@ -1,0 +1,166 @@
+// Lesson 3's Frontier story: every sentence, readout and timeline row the Frontier scale tab shows
+// follows the estimate's own numbers, so the panel only reads.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstddef>
+
+#include "m2m/core/engine/text.hpp"
+#include "m2m/core/scale/frontier_story.hpp"
+#include "m2m/presets/models.hpp"
+
+using namespace m2m;
+
+namespace {
+
+// A model preset on a GPU preset with a layout, as the tab sets it up.
+core::EstimateSetup setup_of(const char* model, const char* gpu, int gpus, int tp, int pp, int dp, std::int64_t batch) {
+    core::EstimateSetup s = *presets::estimator_setup(presets::builtin_models().find(model)->shape, gpu);
+    s.layout.gpus = gpus;
+    s.layout.tp = tp;
+    s.layout.pp = pp;
+    s.layout.dp = dp;
+    s.layout.micro_batch = 1;
+    s.layout.global_batch = batch;
+    s.train_tokens = 300e9;
+    return s;
+}
+
+// GPT-3 175B on 1,024 A100s, TP 8 x PP 8 x DP 16, 1,536 sequences a step: the tab's first screen.
+core::EstimateSetup gpt3() { return setup_of("gpt3-175b", "a100", 1024, 8, 8, 16, 1536); }
+
+}  // namespace
+
+TEST_CASE("the Frontier story's readouts are the estimate's own step time, throughput, MFU and days") {
+    const core::FrontierStory st = core::tell_frontier(gpt3());
+    REQUIRE_FALSE(st.problem);
+    const core::Estimate e = core::estimate(gpt3(), true);
+    CHECK(st.estimate.step_time_s == e.step_time_s);
+    CHECK(st.readouts[0].label == "STEP TIME");
+    CHECK(st.readouts[0].value == core::format_seconds(e.step_time_s));
+    CHECK(st.readouts[1].value == core::format_count(std::llround(e.tokens_per_s)));
+    CHECK(st.readouts[2].value == core::format_percent(e.mfu, 1));
+    CHECK(st.readouts[3].value == core::format_percent(e.hfu, 1));
+    CHECK(st.readouts[4].label == "TRAINING, 300B TOKENS");
+    CHECK(st.readouts[4].value == core::format_seconds(e.train_days * 86400.0));
+    CHECK_THAT(st.readouts[4].tooltip, Catch::StartsWith(core::format_fixed(e.train_days, 1) + " days"));
+    CHECK_THAT(st.layout_text, Catch::StartsWith("GPT-3 175B on 1,024 NVIDIA A100"));
+    CHECK_THAT(st.layout_text, Catch::Contains("1,536 sequences of 2,048 tokens a step"));
+    CHECK(st.product_text == "TP x CP x PP x DP = 8 x 1 x 8 x 16 = 1,024 GPUs");
+    CHECK(st.search_button == "Find the best layouts for 1,024 GPUs");
+}
+
+TEST_CASE("the Frontier story: the whole of GPT-3 175B needs 16 bytes a parameter, the memory of at least 35 A100s") {
+    const core::FrontierStory st = core::tell_frontier(gpt3());
+    const double state = st.whole.weights_bytes + st.whole.gradients_bytes + st.whole.optimizer_bytes;
+    CHECK(st.state_bytes == state);
+    CHECK(state == Approx(16 * st.whole.parameters));
+    CHECK(st.min_gpus == static_cast<int>(std::ceil(state / 80e9)));
+    CHECK(st.min_gpus == 35);
+    CHECK_FALSE(st.fits_one_gpu);
+    CHECK(st.whole_text == "The whole model: " + core::format_words(st.whole.parameters) + " parameters x 16 bytes = " +
+                               core::format_bytes(state) + " for its weights, gradients and Adam state.");
+    CHECK(st.whole_legend[2] == "Adam state " + core::format_bytes(st.whole.optimizer_bytes));
+    CHECK_THAT(st.whole_verdict, Catch::Contains("at least 35 GPUs"));
+
+    const core::FrontierStory small = core::tell_frontier(setup_of("gpt2-small", "h100", 8, 1, 1, 8, 64));
+    CHECK(small.fits_one_gpu);
+    CHECK(small.min_gpus == 1);
+    CHECK_THAT(small.whole_verdict, Catch::StartsWith("It fits in one GPU's 80 GB, with " +
+                                                      core::format_bytes(80e9 - small.state_bytes)));
+}
+
+TEST_CASE("the Frontier story's memory per GPU is the estimate's fullest stage, and says what would fit it") {
+    const core::FrontierStory st = core::tell_frontier(gpt3());
+    const core::MemoryUse& m = st.estimate.memory;
+    CHECK_THAT(st.gpu_head, Catch::StartsWith("Each GPU of pipeline stage " + std::to_string(m.stage + 1)));
+    CHECK_THAT(st.gpu_head, Catch::Contains(core::format_bytes(m.total_bytes) + " of " + core::format_bytes(m.capacity_bytes)));
+    CHECK(st.gpu_legend[3] == "activations " + core::format_bytes(m.activations_bytes));
+
+    // TP 1 x PP 8 x DP 128 holds too much on each GPU: the head says so, with the core's change.
+    const core::EstimateSetup tight = setup_of("gpt3-175b", "a100", 1024, 1, 8, 128, 1536);
+    const core::FrontierStory full = core::tell_frontier(tight);
+    REQUIRE_FALSE(full.problem);
+    REQUIRE_FALSE(full.estimate.memory.fits);
+    CHECK_THAT(full.gpu_head, Catch::Contains("it does not fit"));
+    const auto change = core::change_to_fit(tight);
+    CHECK_THAT(full.gpu_head, Catch::EndsWith(change ? change->sentence : std::string("find a layout.")));
+}
+
+TEST_CASE("the Frontier story's rows are the estimate's tasks, one row per pipeline stage, sends on their link") {
+    const core::FrontierStory st = core::tell_frontier(gpt3());
+    REQUIRE(st.rows.size() == 8);
+    std::size_t bars = 0, tasks = 0, transfers = 0, sends = 0;
+    for (const core::TrainingTask& t : st.estimate.tasks)
+        if (t.kind != core::TrainingTaskKind::join && t.stage >= 0 && t.stage < 8) {
+            ++tasks;
+            sends += t.kind == core::TrainingTaskKind::send_forward || t.kind == core::TrainingTaskKind::send_backward;
+        }
+    for (std::size_t k = 0; k < st.rows.size(); ++k) {
+        CHECK(st.rows[k].label == "stage " + std::to_string(k + 1));
+        for (std::size_t b = 0; b < st.rows[k].bars.size(); ++b) {
+            const core::StepBar& bar = st.rows[k].bars[b];
+            CHECK(bar.end_s >= bar.start_s);
+            CHECK(bar.end_s <= st.estimate.step_time_s * (1 + 1e-12));
+            if (b > 0) CHECK(bar.start_s >= st.rows[k].bars[b - 1].start_s);
+            if (bar.kind == core::StepBarKind::transfer) {
+                ++transfers;
+                // TP 8 fills a node, so each stage is its own node: every send, either way, crosses InfiniBand.
+                CHECK(bar.link == core::LinkType::infiniband);
+            } else {
+                CHECK(bar.link == core::LinkType::local);
+            }
+        }
+        bars += st.rows[k].bars.size();
+    }
+    CHECK(bars == tasks);
+    CHECK(sends > 0);
+    CHECK(transfers == sends);  // ZeRO 0: no ZeRO traffic, so every transfer is a stage's send
+    CHECK(st.link_legend[0].empty());
+    CHECK(st.link_legend[1] == "InfiniBand: stage sends, gradient sync");
+    CHECK(st.links_text == "Tensor groups on NVLink \xc2\xb7 pipeline sends on InfiniBand \xc2\xb7 gradient sync on InfiniBand");
+
+    // Four GPUs of one node, TP 4 alone: no sends, no gradient sync, and the words say which link is unused.
+    const core::FrontierStory node = core::tell_frontier(setup_of("gpt2-small", "h100", 4, 4, 1, 1, 8));
+    REQUIRE_FALSE(node.problem);
+    CHECK(node.link_legend[0].empty());
+    CHECK(node.link_legend[1].empty());
+    CHECK(node.links_text == "Tensor groups on NVLink \xc2\xb7 pipeline sends on no link (PP 1) \xc2\xb7 gradient sync on no link (DP 1)");
+}
+
+TEST_CASE("the Frontier story tells a layout the core refuses as a problem, with no step, rows or readouts") {
+    const core::FrontierStory st = core::tell_frontier(setup_of("gpt3-175b", "a100", 1024, 8, 8, 8, 1536));  // 512 GPUs' worth
+    REQUIRE(st.problem);
+    CHECK(st.problem_text == "This layout cannot run. " + st.problem->field + ": " + st.problem->message);
+    CHECK(st.rows.empty());
+    CHECK(st.readouts[0].value.empty());
+    CHECK(st.gpu_head.empty());
+    CHECK(st.estimate.step_time_s == 0);
+    CHECK(st.min_gpus == 35);  // the whole model is told all the same
+    CHECK(st.product_text == "TP x CP x PP x DP = 8 x 1 x 8 x 8 = 512 GPUs");
+}
+
+TEST_CASE("the Frontier search's cells are its best layouts' own figures, and none fitting says why") {
+    const core::FrontierSearch found = core::search_frontier(gpt3(), 3);
+    REQUIRE(found.result.best.size() == 3);
+    REQUIRE(found.cells.size() == 3);
+    for (std::size_t i = 0; i < 3; ++i) {
+        const core::LayoutScore& sc = found.result.best[i];
+        CHECK(found.cells[i][0] == std::to_string(sc.layout.tp) + " x " + std::to_string(sc.layout.pp) + " x " +
+                                       std::to_string(sc.layout.dp));
+        CHECK(found.cells[i][2] == core::format_seconds(sc.step_time_s));
+        CHECK(found.cells[i][4] == core::format_percent(sc.mfu, 1));
+        CHECK(found.cells[i][5] == core::format_bytes(sc.memory_bytes));
+        CHECK(found.cells[i][6] == core::format_fixed(300e9 / sc.tokens_per_s / 86400.0, 1));
+    }
+    CHECK(found.summary == core::format_count(found.result.candidates) + " valid layouts, " +
+                               core::format_count(found.result.fitting) + " fit in memory. Click a row to use it.");
+    CHECK(found.days_head == "days on 300 billion");
+    CHECK(found.none_fit.empty());
+
+    const core::FrontierSearch none = core::search_frontier(setup_of("gpt-1t", "a100", 8, 1, 1, 8, 64), 3);
+    CHECK(none.result.best.empty());
+    REQUIRE(none.result.smallest);
+    CHECK_THAT(none.none_fit, Catch::StartsWith("No layout of 8 GPUs fits in memory. The smallest needs " +
+                                                core::format_bytes(none.result.smallest->memory_bytes) + " per GPU"));
+}
