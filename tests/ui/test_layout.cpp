@@ -7,6 +7,7 @@
 // lesson area's. One test case per lesson, so a lesson that slips is named.
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -174,4 +175,20 @@ void label_click_gives_the_field_the_keyboard(const std::string& id, const char*
 
 TEST_CASE("a click on Lesson 1's guess label puts the keyboard in the guess box, so a digit typed next is no lesson switch") {
     label_click_gives_the_field_the_keyboard("layers", "guess_box");
+}
+
+TEST_CASE("Lesson 1's default network keeps neurons of at least 10 px radius at 1024x768, at 1.0 and on a projector at 1.5") {
+    for (float scale : {1.0f, 1.5f}) {
+        for (bool presenter : {false, true}) {
+            Room room(1024, 768, scale, scale > 1.0f ? ui::ThemeKind::projector : ui::ThemeKind::dark);
+            room.ui.context().view.presenter = presenter;
+            room.measure("layers");
+            const std::string status = room.find("layers").status();
+            const auto at = status.find("neuron_radius_px=");
+            REQUIRE(at != std::string::npos);
+            const float r = std::stof(status.substr(at + std::strlen("neuron_radius_px=")));
+            INFO("scale " << scale << (presenter ? ", presenter view" : "") << ": radius " << r << " px");
+            CHECK(r >= 10.0f);
+        }
+    }
 }

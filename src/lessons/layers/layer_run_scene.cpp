@@ -75,7 +75,9 @@ void LayerRunPanel::draw_scene(float height) {
     const float fs = ImGui::GetFontSize();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float gap = ImGui::GetStyle().ItemSpacing.x;
-    const float machine_h = std::max(fs * 12.0f, height * 0.5f);
+    // At least 13 font sizes: the default network's neurons keep a radius of 10 px on a 1024x768
+    // projector at 1.5x (issue 16).
+    const float machine_h = std::max(fs * 13.0f, height * 0.5f);
     const ImVec2 card((avail.x - gap) * 0.5f, machine_h);
     draw_machine(m_story.cpu, m_result.cpu, false, card);
     ImGui::SameLine();
@@ -108,7 +110,6 @@ void LayerRunPanel::draw_machine(const core::MachineWords& words, const core::Ma
     const ImU32 colour = gpu ? th.gpu : th.cpu;
     ImGui::BeginChild(gpu ? "gpu" : "cpu", size, true, ImGuiWindowFlags_NoScrollbar);
     const MachineFrame f = frame_of(m, m_playback.cursor(), gpu);
-    const float top = ImGui::GetCursorPosY();
     ImGui::PushTextWrapPos(0.0f);  // on a narrow card (a 1024x768 projector) the words wrap rather than being cut
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
     ImGui::TextUnformatted(words.header.c_str());
@@ -121,18 +122,22 @@ void LayerRunPanel::draw_machine(const core::MachineWords& words, const core::Ma
     ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
 
+    // The height left for the drawing: the card less its title (as many lines as it took), the
+    // lines under the cores and the padding. The network is the main figure: the cores take a fifth,
+    // and no more than one row of squares when they fit one (lesson timing's 1 and 6 cores).
     const float fs = ImGui::GetFontSize();
-    // Lines of title beyond the two the card is laid out for come out of the drawing.
-    // and the title's two, the lines under the cores and the card's padding.
-    const float extra = std::max(0.0f, ImGui::GetCursorPosY() - top - 2 * ImGui::GetTextLineHeightWithSpacing()) + fs * 5.5f;
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float below = static_cast<float>(f.cores_per_cell > 1 ? 2 : 1) * ImGui::GetTextLineHeightWithSpacing() +
+                        st.WindowPadding.y + st.ItemSpacing.y * 2.0f;
+    const float room = std::max(fs * 2.0f, size.y - ImGui::GetCursorPosY() - below);
+    const float cores_h = f.cell_busy.size() <= 16 ? std::min(room * 0.2f, fs * 1.2f) : room * 0.2f;
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x;
-    // The network is the main figure: four fifths of the card's drawing, the cores the rest.
-    const float net_h = std::max(fs, (size.y - extra) * 0.8f);
+    const float net_h = std::max(fs, room - cores_h);
     const float r = ui::draw_network(m_ctx.view.theme, f.network, p, ImVec2(p.x + w, p.y + net_h), colour);
     m_neuron_radius = gpu ? std::min(m_neuron_radius, r) : r;  // the CPU's card draws first
     ImGui::Dummy(ImVec2(w, net_h));
-    draw_cores(f, gpu, ImVec2(w, std::max(fs * 0.5f, size.y - extra - net_h)));
+    draw_cores(f, gpu, ImVec2(w, std::max(fs * 0.5f, cores_h)));
     draw_progress(f, words, gpu, w);
     ImGui::EndChild();
 }

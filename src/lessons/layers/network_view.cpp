@@ -91,10 +91,10 @@ float neuron_radius(const NetworkFrame& f, ImVec2 a, ImVec2 b) {
     int widest = 1;  // the tallest column drawn neuron by neuron sets the size (a strip fits any height)
     for (int w : f.widths)
         if (w <= max_drawn_neurons) widest = std::max(widest, w);
-    const float h = b.y - a.y - fs * 1.7f, dx = (b.x - a.x) / static_cast<float>(n);
-    // A gap of 0.3 radius between circles in the tallest column, no wider than a third of the
+    const float h = b.y - a.y - fs * 1.5f, dx = (b.x - a.x) / static_cast<float>(n);
+    // A gap of 0.2 radius between circles in the tallest column, no wider than a third of the
     // space between columns, and no larger than a board drawing needs.
-    return glm::clamp(std::min(h / (2.3f * static_cast<float>(widest)), dx / 3.0f), 3.0f, fs * 2.0f);
+    return glm::clamp(std::min(h / (2.2f * static_cast<float>(widest)), dx / 3.0f), 3.0f, fs * 2.0f);
 }
 
 float draw_network(const Theme& th, const NetworkFrame& f, ImVec2 a, ImVec2 b, std::uint32_t colour) {
@@ -102,7 +102,7 @@ float draw_network(const Theme& th, const NetworkFrame& f, ImVec2 a, ImVec2 b, s
     const std::size_t n = f.widths.size();
     if (n < 2) return 0;
     const float fs = ImGui::GetFontSize();
-    const float top = a.y + fs * 0.3f, bottom = b.y - fs * 1.4f;
+    const float top = a.y + fs * 0.1f, bottom = b.y - fs * 1.4f;
     const float radius = neuron_radius(f, a, b);
     const float dx = (b.x - a.x - 2 * radius) / static_cast<float>(n - 1);
     std::vector<Column> cols;
