@@ -4,6 +4,7 @@
 //
 // [SECTION] a pass through a virtual stage   [SECTION] the update   [SECTION] the step's exchanges
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -186,6 +187,52 @@ std::vector<StageCost> stage_costs(const EstimateSetup& setup, LayoutLinks& link
 
 // [SECTION] the step's exchanges ------------------------------------------------------------
 
+namespace {
+
+using RowFn = std::function<StepExchange&(const std::string&, GroupKind, CollectiveKind, double, double)>;
+
+// The once-a-step rows of one stage: the gradients' reduction and, sharded, the weights' gather.
+void add_once_a_step(const EstimateSetup& setup, const StageCost& u, int stage, const RowFn& row) {
+    const TransformerShape& m = setup.model;
+    const Layout& l = setup.layout;
+    if (u.dp_reduce_s > 0) {
+        const bool rs = l.zero_stage == 1;
+        StepExchange& e = row(rs ? "gradient reduce-scatter once a step" : "gradient all-reduce once a step",
+                              GroupKind::weights, rs ? CollectiveKind::reduce_scatter : CollectiveKind::all_reduce,
+                              gradient_bytes * stage_parameters(m, l, stage).total(), u.dp_reduce_s);
+        e.count = 1;
+        e.exposed_s = u.dp_exposed_s;
+        e.hidden_s = u.dp_reduce_s - u.dp_exposed_s;
+    }
+    if (u.param_gather_s > 0) {
+        StepExchange& e = row("all-gather of the updated weights", GroupKind::shard, CollectiveKind::all_gather,
+                              weight_bytes * stage_parameters(m, l, stage).total(), u.param_gather_s);
+        e.count = 1;
+        e.exposed_s = u.param_exposed_s;
+        e.hidden_s = u.param_gather_s - u.param_exposed_s;
+    }
+}
+
+// One stage chunk's pipeline sends (in, out, or both), each micro-batch.
+void add_sends(const EstimateSetup& setup, const StageCost& c, const RowFn& row) {
+    const TransformerShape& m = setup.model;
+    const Layout& l = setup.layout;
+    if (c.send_s <= 0 && c.chunk == 0 && c.stage == 0) return;
+    const double mb = static_cast<double>(l.micro_batches());
+    const double sends = (c.send_s > 0 ? 1.0 : 0.0) + (c.chunk > 0 || c.stage > 0 ? 1.0 : 0.0);
+    const double bytes = bf16_bytes * tokens_per_gpu(m, l) * static_cast<double>(m.hidden) / l.tp;
+    StepExchange& e = row("pipeline sends of activations and their gradients", GroupKind::tensor, CollectiveKind::send, bytes,
+                          c.send_s);
+    e.group_size = 2;
+    e.algorithm = "route";
+    e.protocol = "";
+    e.link = c.send_link == LinkType::local ? e.link : c.send_link;
+    e.count += mb * sends;
+    (l.overlap ? e.hidden_s : e.exposed_s) += mb * sends * c.send_s;
+}
+
+}  // namespace
+
 std::vector<StepExchange> step_exchanges(const EstimateSetup& setup, const std::vector<StageCost>& stages,
                                          LayoutLinks& links, int stage) {
     const TransformerShape& m = setup.model;
@@ -194,7 +241,7 @@ std::vector<StepExchange> step_exchanges(const EstimateSetup& setup, const std::
     ModelWork work = model_work(setup, links);
     std::vector<StepExchange> out;
     std::map<std::string, std::size_t> index;  // one row per description and group
-    const auto row = [&](const std::string& what, GroupKind g, CollectiveKind op, double bytes, double seconds) -> StepExchange& {
+    const RowFn row = [&](const std::string& what, GroupKind g, CollectiveKind op, double bytes, double seconds) -> StepExchange& {
         const std::string key = what + "/" + std::string(group_kind_name(g));
         auto [it, added] = index.emplace(key, out.size());
         if (added) {
@@ -218,36 +265,9 @@ std::vector<StepExchange> step_exchanges(const EstimateSetup& setup, const std::
                 e.hidden_s += mb * (all * t.seconds - fwd - bwd);
             }
         }
-        if (c.send_s > 0 || c.chunk > 0 || c.stage > 0) {
-            const double sends = (c.send_s > 0 ? 1.0 : 0.0) + (c.chunk > 0 || c.stage > 0 ? 1.0 : 0.0);
-            const double bytes = bf16_bytes * tokens_per_gpu(m, l) * static_cast<double>(m.hidden) / l.tp;
-            StepExchange& e = row("pipeline sends of activations and their gradients", GroupKind::tensor,
-                                  CollectiveKind::send, bytes, c.send_s);
-            e.group_size = 2;
-            e.algorithm = "route";
-            e.protocol = "";
-            e.link = c.send_link == LinkType::local ? e.link : c.send_link;
-            e.count += mb * sends;
-            (l.overlap ? e.hidden_s : e.exposed_s) += mb * sends * c.send_s;
-        }
+        add_sends(setup, c, row);
     }
-    const StageCost& u = stages[static_cast<std::size_t>(stage)];
-    if (u.dp_reduce_s > 0) {
-        const bool rs = l.zero_stage == 1;
-        StepExchange& e = row(rs ? "gradient reduce-scatter once a step" : "gradient all-reduce once a step",
-                              GroupKind::weights, rs ? CollectiveKind::reduce_scatter : CollectiveKind::all_reduce,
-                              gradient_bytes * stage_parameters(m, l, stage).total(), u.dp_reduce_s);
-        e.count = 1;
-        e.exposed_s = u.dp_exposed_s;
-        e.hidden_s = u.dp_reduce_s - u.dp_exposed_s;
-    }
-    if (u.param_gather_s > 0) {
-        StepExchange& e = row("all-gather of the updated weights", GroupKind::shard, CollectiveKind::all_gather,
-                              weight_bytes * stage_parameters(m, l, stage).total(), u.param_gather_s);
-        e.count = 1;
-        e.exposed_s = u.param_exposed_s;
-        e.hidden_s = u.param_gather_s - u.param_exposed_s;
-    }
+    add_once_a_step(setup, stages[static_cast<std::size_t>(stage)], stage, row);
     return out;
 }
 
