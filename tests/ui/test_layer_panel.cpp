@@ -229,3 +229,17 @@ TEST_CASE("Lesson 1 saves and restores its batch, precision and cache") {
     CHECK_THROWS(again.load_state(bad));
     CHECK(again.setup().batch == 512);
 }
+
+TEST_CASE("a scenario that names hardware timing without core counts runs the presets' cores, as choosing it in the panel does") {
+    lessons::Context ctx;
+    lessons::LayerRunPanel panel(ctx);
+    panel.load_state(nlohmann::json{{"mode", "hardware"}, {"cpu", "epyc-9654"}, {"gpu", "h100"}});
+    CHECK(panel.setup().cpu_cores == panel.setup().cpu.cores);
+    CHECK(panel.setup().gpu_cores == panel.setup().gpu.cores);
+    CHECK(panel.setup().cpu_cores > 1);
+    panel.load_state(nlohmann::json{{"mode", "hardware"}, {"cpu_cores", 4}});  // counts given are kept
+    CHECK(panel.setup().cpu_cores == 4);
+    panel.load_state(nlohmann::json{{"mode", "lesson"}});
+    CHECK(panel.setup().cpu_cores == 1);
+    CHECK(panel.setup().gpu_cores == 6);
+}

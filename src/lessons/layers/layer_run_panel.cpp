@@ -152,38 +152,6 @@ void LayerRunPanel::draw(float dt_s) {
         ImGuiWindowFlags_None, [this] { draw_presenter_strip(); });
 }
 
-// Presenter view keeps the question in the room: the guess and the width on one row above the
-// scene, so a teacher takes the class's answer and widens the layers without leaving it (Space runs).
-void LayerRunPanel::draw_presenter_strip() {
-    const float fs = ImGui::GetFontSize();
-    const char* guess_label = "\xc3\x97 sooner on the GPU?##strip";
-    ImGui::SetNextItemWidth(fs * 6.0f);
-    draw_guess_box(guess_label);
-    ui::label_focuses_field({guess_label, fs * 6.0f});  // a click on the question types into the box
-    m_ctx.items.note("strip_guess");
-    if (m_setup.network.widths.size() > 2) {
-        ui::same_line_if_fits(fs * 11.0f, fs);
-        ImGui::SetNextItemWidth(fs * 7.0f);
-        if (width_slider("Width##strip")) recompute();
-        m_ctx.items.note("strip_width");
-    }
-    ui::hint_if_fits("Space: run");
-}
-
-void LayerRunPanel::draw_guess_box(const char* label) {
-    ImGui::InputFloat(label, &m_guess, 0, 0, m_guess > 0 ? "%.3g" : "your guess");
-    m_guess = std::clamp(m_guess, 0.0f, 1e9f);
-}
-
-bool LayerRunPanel::width_slider(const char* label) {
-    auto& w = m_setup.network.widths;
-    if (!ImGui::SliderInt(label, &m_uniform_width, 1, core::max_layer_width, "%d",
-                          ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
-        return false;
-    std::fill(w.begin() + 1, w.end() - 1, m_uniform_width);
-    return true;
-}
-
 void LayerRunPanel::draw_controls() {
     const auto& th = m_ctx.view.theme;
     ui::text_wrapped_coloured(th.text,
@@ -339,6 +307,10 @@ void LayerRunPanel::load_state(const nlohmann::json& j) {
     };
     preset("cpu", core::ResourceKind::cpu_core, s.cpu);
     preset("gpu", core::ResourceKind::gpu_core, s.gpu);
+    // A mode named without core counts gets what choosing it in the panel gives (the presets' cores).
+    const bool hw = s.mode == core::TimingMode::hardware;
+    if (in.has("mode") && !in.has("cpu_cores")) s.cpu_cores = hw ? s.cpu.cores : 1;
+    if (in.has("mode") && !in.has("gpu_cores")) s.gpu_cores = hw ? s.gpu.cores : 6;
     in.whole("cpu_cores", s.cpu_cores, 1, core::max_cores);
     in.whole("gpu_cores", s.gpu_cores, 1, core::max_cores);
     in.whole("batch", s.batch, 1, core::max_batch);

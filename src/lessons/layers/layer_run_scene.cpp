@@ -1,8 +1,9 @@
 // Lesson 1's scene: both machines running the same network, their clocks on one axis, the
 // readouts (hidden until the guess is revealed) and the plots: speedup against width or batch,
-// and in hardware mode the roofline.
+// and in hardware mode the roofline; in presenter view, the guess and the width above them.
 //
-// [SECTION] frame state   [SECTION] scene   [SECTION] machines   [SECTION] readouts and plots
+// [SECTION] frame state   [SECTION] scene   [SECTION] presenter strip   [SECTION] machines
+// [SECTION] readouts and plots
 #include "lessons/layers/layer_run_panel.hpp"
 
 #include <imgui.h>
@@ -101,6 +102,40 @@ void LayerRunPanel::draw_scene(float height) {
     ImGui::BeginGroup();
     draw_plot(ImVec2((w - gap) * 0.45f, plot_h));
     ImGui::EndGroup();
+}
+
+// [SECTION] presenter strip ---------------------------------------------------------------
+
+// Presenter view keeps the question in the room: the guess and the width on one row above the
+// scene, so a teacher takes the class's answer and widens the layers without leaving it (Space runs).
+void LayerRunPanel::draw_presenter_strip() {
+    const float fs = ImGui::GetFontSize();
+    const char* guess_label = "\xc3\x97 sooner on the GPU?##strip";
+    ImGui::SetNextItemWidth(fs * 6.0f);
+    draw_guess_box(guess_label);
+    ui::label_focuses_field({guess_label, fs * 6.0f});  // a click on the question types into the box
+    m_ctx.items.note("strip_guess");
+    if (m_setup.network.widths.size() > 2) {
+        ui::same_line_if_fits(fs * 11.0f, fs);
+        ImGui::SetNextItemWidth(fs * 7.0f);
+        if (width_slider("Width##strip")) recompute();
+        m_ctx.items.note("strip_width");
+    }
+    ui::hint_if_fits("Space: run");
+}
+
+void LayerRunPanel::draw_guess_box(const char* label) {
+    ImGui::InputFloat(label, &m_guess, 0, 0, m_guess > 0 ? "%.3g" : "your guess");
+    m_guess = std::clamp(m_guess, 0.0f, 1e9f);
+}
+
+bool LayerRunPanel::width_slider(const char* label) {
+    auto& w = m_setup.network.widths;
+    if (!ImGui::SliderInt(label, &m_uniform_width, 1, core::max_layer_width, "%d",
+                          ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+        return false;
+    std::fill(w.begin() + 1, w.end() - 1, m_uniform_width);
+    return true;
 }
 
 // [SECTION] machines ------------------------------------------------------------------------
