@@ -61,6 +61,13 @@ void same_line_if_fits(float w, float spacing) {
     if (ImGui::GetItemRectMax().x + sp + w <= right) ImGui::SameLine(0, sp);
 }
 
+bool beside_if_fits(float w, float spacing) {
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + spacing + w > right) return false;
+    ImGui::SameLine(0, spacing);
+    return true;
+}
+
 void hint_if_fits(const char* text) {
     const float sp = ImGui::GetFontSize();
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;

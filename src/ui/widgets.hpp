@@ -30,6 +30,9 @@ void readouts(const Theme& th, const std::vector<Readout>& items, float gap);
 /// Puts the next item of width `w` on the same line as the last one when it fits there (with
 /// `spacing`, or the style's spacing when negative); else it goes on the next line.
 void same_line_if_fits(float w, float spacing = -1.0f);
+/// On the same row as the last item when `w` more fits there (true); else nothing, and false:
+/// for a one-row strip whose optional items are left out rather than wrapped.
+bool beside_if_fits(float w, float spacing);
 /// A dim hint after the last item on its row, only where it fits there (else left out).
 void hint_if_fits(const char* text);
 /// The width of a radio button or a checkbox with its label, and of a button.

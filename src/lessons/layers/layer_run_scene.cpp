@@ -109,14 +109,17 @@ void LayerRunPanel::draw_scene(float height) {
 // Presenter view keeps the question in the room: the guess and the width on one row above the
 // scene, so a teacher takes the class's answer and widens the layers without leaving it (Space runs).
 void LayerRunPanel::draw_presenter_strip() {
+    // One row: the guess always (its question shortened on a narrow window), the width where it fits.
     const float fs = ImGui::GetFontSize();
-    const char* guess_label = "\xc3\x97 sooner on the GPU?##strip";
-    ImGui::SetNextItemWidth(fs * 6.0f);
+    const char* long_label = "\xc3\x97 sooner on the GPU?###strip_guess";
+    const bool wide = ui::button_width("your guess") + ImGui::CalcTextSize(long_label, nullptr, true).x + fs * 12.0f <= ImGui::GetContentRegionAvail().x;
+    const char* guess_label = wide ? long_label : "\xc3\x97 sooner?###strip_guess";
+    const float box_w = ui::button_width("your guess");  // the empty box's words fit it
+    ImGui::SetNextItemWidth(box_w);
     draw_guess_box(guess_label);
-    ui::label_focuses_field({guess_label, fs * 6.0f});  // a click on the question types into the box
+    ui::label_focuses_field({guess_label, box_w});  // a click on the question types into the box
     m_ctx.items.note("strip_guess");
-    if (m_setup.network.widths.size() > 2) {
-        ui::same_line_if_fits(fs * 11.0f, fs);
+    if (m_setup.network.widths.size() > 2 && ui::beside_if_fits(fs * 7.0f + ImGui::CalcTextSize("Width").x, fs)) {
         ImGui::SetNextItemWidth(fs * 7.0f);
         if (width_slider("Width##strip")) recompute();
         m_ctx.items.note("strip_width");

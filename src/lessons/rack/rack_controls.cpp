@@ -206,12 +206,17 @@ void RackPanel::draw_presenter_strip() {
             if (ImGui::RadioButton(name, chosen)) m_guess.link = chosen ? std::nullopt : std::optional(type);
             m_ctx.items.note(type == core::LinkType::nvlink ? "guess_nvlink" : "guess_infiniband");
         }
+        // One row: the wire and Send always, the times-as-long box before Send where both fit.
+        const float fs = ImGui::GetFontSize();
         const char* times_label = "\xc3\x97 as long##strip";
-        ui::same_line_if_fits(ImGui::GetFontSize() * 6.0f + ImGui::CalcTextSize(times_label, nullptr, true).x, ImGui::GetFontSize());
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
-        draw_times_guess(times_label);
-        ui::label_focuses_field({times_label, ImGui::GetFontSize() * 6.0f});
-        ImGui::SameLine();
+        const float box_w = ui::button_width("your guess");  // the empty box's words fit it
+        const float times_w = box_w + ImGui::CalcTextSize(times_label, nullptr, true).x;
+        if (ui::beside_if_fits(times_w + fs * 2.0f + ui::button_width("Send"), fs)) {
+            ImGui::SetNextItemWidth(box_w);
+            draw_times_guess(times_label);
+            ui::label_focuses_field({times_label, box_w});
+        }
+        ImGui::SameLine(0, fs);
         if (ImGui::Button("Send")) send();
         m_ctx.items.note("strip_send");
         return;
