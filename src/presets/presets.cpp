@@ -1,4 +1,6 @@
 // Parsing and checking the hardware presets; nlohmann-json does the reading.
+//
+// [SECTION] compute presets   [SECTION] system presets   [SECTION] the catalog
 #include "m2m/presets/presets.hpp"
 
 #include "sourced_json.hpp"
@@ -14,6 +16,8 @@ extern const char* const hardware_json;  // generated from assets/hardware.json
 namespace {
 
 using nlohmann::json;
+
+// [SECTION] compute presets -----------------------------------------------------------
 
 // An entry of hardware.json; each figure read goes on the preset's list with its label and unit.
 class Reader : public detail::EntryReader {
@@ -141,6 +145,8 @@ ComputePreset parse_compute(const json& e, std::size_t index) {
     return p;
 }
 
+// [SECTION] system presets ------------------------------------------------------------
+
 // What NCCL's collective model needs beyond the wires: its tuning row (from the GPU's compute
 // capability), the host CPU's maker, and whether the NVSwitch can add (NVLink SHARP).
 void read_nccl_facts(Reader& r, SystemPreset& p) {
@@ -225,6 +231,8 @@ std::vector<std::string> Catalog::ids(core::ResourceKind kind) const {
         if (p.spec.kind == kind) out.push_back(p.spec.id);
     return out;
 }
+
+// [SECTION] the catalog ---------------------------------------------------------------
 
 Catalog parse_catalog(std::string_view json_text) {
     const json doc = detail::open_document(json_text, "the preset file", "compute");

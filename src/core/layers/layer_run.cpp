@@ -1,4 +1,7 @@
 // Lesson 1's model: the network's work graph, its schedule on both machines, and sweeps.
+//
+// [SECTION] the network   [SECTION] the roofline per layer   [SECTION] running both machines
+// [SECTION] sweeps
 #include "m2m/core/layers/layer_run.hpp"
 #include "m2m/core/engine/text.hpp"
 
@@ -7,6 +10,8 @@
 #include <stdexcept>
 
 namespace m2m::core {
+
+// [SECTION] the network ---------------------------------------------------------------
 
 std::string validate(const Network& net) {
     const auto& w = net.widths;
@@ -45,6 +50,8 @@ std::string validate(const LayerRunSetup& s) {
                "hardware mode's";
     return {};
 }
+
+// [SECTION] the roofline per layer ----------------------------------------------------
 
 namespace {
 
@@ -121,6 +128,8 @@ WorkGraph build_layer_graph(const LayerRunSetup& setup, const ComputeSpec& spec,
     }
     return g;
 }
+
+// [SECTION] running both machines -----------------------------------------------------
 
 namespace {
 
@@ -211,6 +220,8 @@ SimTime predicted_makespan(const LayerRunSetup& setup, const ComputeSpec& spec, 
     for (std::size_t l = 1; l < w.size(); ++l) total += layer_time(setup, spec, cores, roof, w[l - 1], w[l]).total();
     return total;
 }
+
+// [SECTION] sweeps --------------------------------------------------------------------
 
 namespace {
 

@@ -1,5 +1,8 @@
 // Lesson 2's cluster: racks of nodes of GPUs, the wires between them (NVLink, PCIe, InfiniBand),
 // routes between GPUs, and transfers as tasks on link pools in the shared scheduler.
+//
+// [SECTION] systems and links   [SECTION] the cluster and its routes   [SECTION] transfers
+// [SECTION] what the lesson says
 #pragma once
 
 #include <cstdint>
@@ -28,6 +31,8 @@ std::string_view link_type_label(LinkType type);
 
 /// One kind of wire, as a preset gives it. Every rate here is ONE direction: NVLink 4's
 /// "900 GB/s" is both directions added together, so a tensor sent one way gets 450 GB/s raw.
+// [SECTION] systems and links ---------------------------------------------------------
+
 struct LinkSpec {
     std::string name;         ///< e.g. "NVLink 4", "InfiniBand NDR", "PCIe Gen5 x16"
     double raw_GBps = 0;      ///< data-sheet rate, one direction (GB/s = 1e9 bytes/s)
@@ -67,6 +72,8 @@ struct SystemSpec {
 /// the spine. Leaf uplinks default to one per NIC below the leaf: full bisection bandwidth, as in
 /// a DGX H100 SuperPOD (scaling-book, "How to Think About GPUs") and in the Llama 3 paper's
 /// 3,072-GPU pods (Dubey et al. 2024, sec. 3.3.1).
+// [SECTION] the cluster and its routes ------------------------------------------------
+
 struct ClusterShape {
     /// A DGX A100, H100 or B200 node holds 8 GPUs (MLCommons system descriptions).
     std::uint32_t gpus_per_node = 8;
@@ -153,7 +160,7 @@ private:
     std::uint32_t m_gpus = 0;
 };
 
-// --- transfers ---------------------------------------------------------------------------------
+// [SECTION] transfers ---------------------------------------------------------------------------
 
 /// A tensor's time on an idle route: latency + bytes / bottleneck bandwidth. The hops are
 /// pipelined (cut-through): the tensor streams through every hop at once, so the slowest
@@ -228,7 +235,7 @@ struct TransferResult {
 };
 TransferResult run_transfer(const Cluster& cluster, GpuId from, GpuId to, Bytes bytes);
 
-// --- what the lesson says (the panel and the command line only show these) ---------------------
+// [SECTION] what the lesson says (the panel and the command line only show these) -------------
 
 /// That NVLink's quoted rate is both directions added together, with this system's figures.
 std::string nvlink_direction_note(const SystemSpec& system);
