@@ -1,5 +1,6 @@
 // Lesson 3, "Split the model": one next-word network split across GPUs by data, tensor and
 // pipeline parallelism, what each GPU holds and exchanges, and one training step played out.
+// Its parts: split_panel.cpp (set-up, state), split_controls, split_scene, split_cards, split_predict.
 #pragma once
 
 #include <array>
@@ -12,6 +13,7 @@
 #include "lessons/split/frontier_view.hpp"
 #include "lessons/lesson.hpp"
 #include "ui/space_wrap.hpp"
+#include "m2m/core/split/split_card.hpp"
 #include "m2m/core/split/split_guess.hpp"
 #include "m2m/core/split/split.hpp"
 #include "ui/theme.hpp"
@@ -51,12 +53,8 @@ public:
 
     /// What one GPU is doing at `t_s` seconds into the step: the kernel and the exchange that
     /// run then (indices into its row of result().step.gpus, -1 when none).
-    struct Activity {
-        int kernel = -1;
-        int exchange = -1;
-        int idle = -1;
-    };
-    Activity activity_at(int gpu, double t_s) const;
+    using Activity = core::StepActivity;
+    Activity activity_at(int gpu, double t_s) const { return m_cards.activity(m_result, gpu, t_s); }
 
     /// Predict, then reveal: the strategy the student thinks exchanges the most per step
     /// (the "Predict first?" area); nullopt: no guess.
@@ -79,14 +77,22 @@ private:
     void draw_controls();
     void draw_strategy();   ///< strategy and GPU count
     void draw_pipeline();   ///< micro-batches and schedule
-    void draw_placement();  ///< one node or two, and the hardware
+    void draw_placement();  ///< one node or two, and the timing
+    void draw_hardware();   ///< the node generation and its sources
     void draw_scene();
     void draw_gpus(float height);
-    void draw_gpu_card(int gpu, ImVec2 a, ImVec2 b);
+    void draw_gpu_card(int gpu, ImVec2 a, ImVec2 b);  ///< split_cards.cpp, with the three below
+    /// The card's first line (or two): "GPU g", its place in the split, what it is doing; returns
+    /// where the drawing of the network starts.
+    float draw_card_header(int gpu, const core::GpuCardMoment& m, ImVec2 a, ImVec2 b);
+    void draw_card_network(const core::GpuCardMoment& m, ImVec2 a, ImVec2 b, float top);
+    void draw_card_footer(int gpu, ImVec2 a, ImVec2 b);
     void draw_step(float row_height);
     void draw_readouts();
     void draw_words();
+    void draw_exchange_table();  ///< "Every exchange": one row per exchange of the step
     void draw_prompt();
+    void draw_prompt_bars();  ///< the prediction's top words as bars
     void draw_predict();  ///< the collapsed "Predict first?" area under the playback
     void draw_guess_choices();    ///< one radio button per strategy that splits this GPU count
     void draw_presenter_strip();  ///< presenter view's row above the scene: the strategy and the guess
@@ -104,12 +110,7 @@ private:
     // Built on recompute, read every frame.
     std::vector<ui::TimelineRow> m_rows;
     std::vector<ui::TimelineRow> m_rows_unseen;  // the same with every exchange grey: for a pending guess
-    struct Lookup {
-        std::vector<int> kernels, exchanges, idles;  // task indices in start order
-        std::vector<double> exchange_end_max;        // running max of the exchanges' ends
-    };
-    std::vector<Lookup> m_lookup;
-    std::vector<std::vector<std::string>> m_task_text;  // per GPU, per task
+    core::SplitCards m_cards;  // each GPU's card in words, and what runs at the cursor
     std::string m_split_text[3];                        // "computing 12.3 µs (40%)", exchanging, idle
     std::string m_step_time_text;
     ImU32 m_exchange_colour = 0;
