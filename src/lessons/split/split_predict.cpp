@@ -81,18 +81,28 @@ void SplitPanel::draw_guess_choices() {
 // Presenter view keeps the choice and the question in the room: the strategy, then (once the
 // teacher opens it with the Predict box) the guess, on rows above the scene; Space runs.
 void SplitPanel::draw_presenter_strip() {
+    // One row where the words allow: the short forms ("3D", no "Split:") on a narrow window.
+    const float sp = ImGui::GetStyle().ItemSpacing.x;
+    float full = ImGui::CalcTextSize("Split:").x + ImGui::GetFontSize() * 6.0f;
+    for (core::Strategy st : all_strategies) full += ui::radio_width(strategy_button(st)) + sp;
+    const bool narrow = full > ImGui::GetContentRegionAvail().x;
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Split:");
+    if (!narrow) {
+        ImGui::TextUnformatted("Split:");
+        ImGui::SameLine();
+    }
     for (core::Strategy st : all_strategies) {
-        ui::same_line_if_fits(ui::radio_width(strategy_button(st)));
-        if (ImGui::RadioButton(strategy_button(st), m_setup.strategy == st) && st != m_setup.strategy) choose_strategy(st);
+        const std::string id = "###strip_" + std::string(core::strategy_name(st));
+        const std::string label = (narrow && st == core::Strategy::three_d ? std::string("3D") : strategy_button(st)) + id;
+        if (st != all_strategies[0]) ui::same_line_if_fits(ui::radio_width(label.c_str()));
+        if (ImGui::RadioButton(label.c_str(), m_setup.strategy == st) && st != m_setup.strategy) choose_strategy(st);
         m_ctx.items.note("strategy_" + std::string(core::strategy_name(st)));
     }
-    ui::same_line_if_fits(ImGui::GetFontSize() * 6.0f);
+    ui::same_line_if_fits(ImGui::GetFontSize() * 5.0f);
     ImGui::Checkbox("Predict", &m_predict_open);
     m_ctx.items.note("split_predict_open");
     if (m_predict_open && strategy_bytes().size() >= 2) {
-        ImGui::TextUnformatted("Which exchanges the most bytes?");
+        ImGui::TextUnformatted(narrow ? "Most bytes?" : "Which exchanges the most bytes?");
         ImGui::SameLine();
         draw_guess_choices();
     }
