@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Drives Lesson 2 in a real window as a person would (xdotool under Xvfb): click a GPU in one
-# node, a GPU in another node, then Send, and check that the app reports an InfiniBand send
-# playing; then a quick pick inside the node brings NVLink back.
+# Drives Lesson 2 in a real window as a person would (xdotool under Xvfb): in the zoomed drawing
+# click a GPU in one node, then the summary box of the nodes not drawn (a GPU in another node),
+# then Send, and check that the app reports an InfiniBand send playing; then a quick pick inside
+# the node brings NVLink back.
 # Usage (inside xvfb-run): drive_rack.sh path/to/math-to-metal OUTDIR
 set -euo pipefail
 app=$1
@@ -33,15 +34,20 @@ item send_button >/dev/null || fail "the app never reported its controls"
 wid=$(xdotool search --sync --name "Math to Metal" | head -1)
 grep -q "lesson=rack mode=send .*link=nvlink .*playing=0" "$log" || fail "did not open on a send inside a node"
 
-# GPU 2 sits in node 0, GPU 11 in node 1 of the same rack: the send must leave the node.
+# At 1280x720 the drawing is zoomed onto node 0 (128 GPUs would be specks); the rest of rack 0 is
+# one summary box, and a click on it picks its first GPU: GPU 8 in node 1. The send must leave the node.
+grep '^state:' "$log" | tail -1 | grep -q "rack_zoom=1 gpu_label_px=[1-9]" || fail "the drawing did not zoom with GPU numbers at 1280x720"
 click gpu_2
 wait_for "from=2 "
-click gpu_11
-wait_for "from=2 to=11 .*link=infiniband hops=4 "
+click rack_summary_0
+wait_for "from=2 to=8 .*link=infiniband hops=4 "
+# Node 1 is drawn now: its GPUs are buttons like any other.
+for _ in $(seq 50); do item gpu_11 >/dev/null && break; sleep 0.1; done
+item gpu_11 >/dev/null || fail "node 1 was not drawn once it held the receiver"
 click send_button
-wait_for "from=2 to=11 .*link=infiniband .*playing=1"
+wait_for "from=2 to=8 .*link=infiniband .*playing=1"
 
 # A quick pick inside the node: back on NVLink.
 click pick_same_node
 wait_for "from=2 to=[0-7] .*link=nvlink hops=2 "
-echo "PASS: two GPUs in different nodes and Send gave InfiniBand; 'same node' gave NVLink ($(grep -c '^state:' "$log") state lines)"
+echo "PASS: a GPU and the summary of the other nodes in the zoomed drawing, and Send, gave InfiniBand; 'same node' gave NVLink ($(grep -c '^state:' "$log") state lines)"

@@ -447,8 +447,8 @@ TEST_CASE("a collective at 1024x768 and 1.5x cuts nothing off sideways; on a sho
     INFO(ui.clipped_text());
     const std::string items = ui.context().items.lines();
     REQUIRE_THAT(items, Catch::Contains("show_plot "));
-    CHECK_FALSE(ui.context().items.rect("busbw_plot"));  // the rack first
-    CHECK(ui.context().items.rect("gpu_127"));
+    CHECK_FALSE(ui.context().items.rect("busbw_plot"));  // the rack first (zoomed: test_rack_zoom.cpp)
+    CHECK(ui.context().items.rect("gpu_0"));
     ImGui::GetIO().MousePos = centre_of(ui.context().items, "show_plot");
     ImGui::GetIO().MouseDown[0] = true;
     run_frames(ui, panel, 1);
@@ -456,7 +456,7 @@ TEST_CASE("a collective at 1024x768 and 1.5x cuts nothing off sideways; on a sho
     run_frames(ui, panel, 2);
     ImGui::GetIO().MousePos = ImVec2(-1, -1);
     CHECK(ui.context().items.rect("busbw_plot"));  // the plot instead of the rack
-    CHECK_FALSE(ui.context().items.rect("gpu_127"));
+    CHECK_FALSE(ui.context().items.rect("gpu_0"));
     for (const char* op : {"allgather", "reducescatter", "broadcast", "alltoall", "allreduce"}) {
         panel.set_op(*core::parse_collective_op(op));
         panel.run_collective();

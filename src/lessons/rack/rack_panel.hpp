@@ -32,7 +32,7 @@ public:
     explicit RackPanel(Context& ctx);
     static const LessonInfo info;  ///< id, title, summary and intro
     void draw(float dt_s) override;
-    std::string status() const override;
+    std::string status() const override;  ///< status_line() and the drawing's zoom and GPU number size
     void draw_home_picture(const ui::Theme& th, ImDrawList* dl, ImVec2 a, ImVec2 b) const override;  ///< home_picture.cpp
     nlohmann::json save_state() const override;
     void load_state(const nlohmann::json& state) override;
@@ -62,6 +62,7 @@ public:
     static std::string slider_text(double bytes);  ///< the slider's words: "1,024 B", "1.37 MB"
 
     const core::Cluster& cluster() const { return *m_cluster; }
+    const ui::RackLayout& layout() const { return m_layout; }  ///< the drawing as the last frame laid it out
     Mode mode() const { return m_mode; }
     core::GpuId from() const { return m_from; }
     core::GpuId to() const { return m_to; }
@@ -99,6 +100,7 @@ public:
     std::string shown(const std::string& value) const { return answers_hidden() ? "?" : value; }
 
 private:
+    std::string status_line() const;
     void recompute();
     void recompute_collective();
     void set_send_timeline();
@@ -110,6 +112,10 @@ private:
     void draw_scene();
     void draw_readouts();
     void draw_drawing(float height);
+    /// The nodes a zoomed drawing keeps large, most important first (a send's two ends; a group's first nodes).
+    std::vector<std::uint32_t> focus_nodes() const;
+    std::optional<core::GpuId> summary_gpu(std::uint32_t rack) const;  ///< what a click on a rack's summary picks
+    void drawing_tooltip(std::optional<core::GpuId> gpu, std::optional<std::uint32_t> rack, std::optional<core::GpuId> summary);
     void draw_time_split();
     std::string time_split_text() const;          ///< "2.70 ms = 600 ns latency + 2.70 ms moving the bytes"
     float time_split_height(float wrap) const;    ///< its height with the bound beside it, wrapped at `wrap`

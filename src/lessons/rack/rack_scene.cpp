@@ -8,6 +8,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 
 #include "lessons/rack/rack_common.hpp"
@@ -113,24 +114,63 @@ void RackPanel::draw_readouts() {
     }
 }
 
+std::vector<std::uint32_t> RackPanel::focus_nodes() const {
+    // What a zoomed drawing keeps large, most important first: a send's two nodes; a group's
+    // nodes taking each rack in turn (node 0, node 8, node 1, ...), so a group across racks keeps
+    // a node in each.
+    const core::Cluster& c = cluster();
+    if (m_mode == Mode::send) {
+        std::vector<std::uint32_t> out{c.node_of(m_from)};
+        if (c.node_of(m_to) != out[0]) out.push_back(c.node_of(m_to));
+        return out;
+    }
+    const core::ClusterShape& s = c.shape();
+    const std::uint32_t nodes = std::max<std::uint32_t>(1, m_group / s.gpus_per_node);
+    const std::uint32_t racks = (nodes + s.nodes_per_rack - 1) / s.nodes_per_rack;
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t k = 0; k < s.nodes_per_rack; ++k)
+        for (std::uint32_t r = 0; r < racks; ++r)
+            if (r * s.nodes_per_rack + k < nodes) out.push_back(r * s.nodes_per_rack + k);
+    return out;
+}
+
+std::optional<core::GpuId> RackPanel::summary_gpu(std::uint32_t rack) const {
+    // A click on a rack's summary box: the first GPU of its first node not drawn.
+    const core::ClusterShape& s = cluster().shape();
+    for (std::uint32_t n = rack * s.nodes_per_rack; n < (rack + 1) * s.nodes_per_rack && n < m_layout.shown.size(); ++n)
+        if (!m_layout.node_shown(n)) return n * s.gpus_per_node;
+    return std::nullopt;
+}
+
 void RackPanel::draw_drawing(float height) {
     const ImVec2 a = ImGui::GetCursorScreenPos();
     const ImVec2 b(a.x + ImGui::GetContentRegionAvail().x, a.y + height);
-    m_layout = ui::layout_rack(cluster().shape(), a, b);
+    m_layout = ui::layout_rack(cluster().shape(), a, b, focus_nodes());
+    m_ctx.items.measure("rack_zoom", m_layout.zoomed ? 1.0f : 0.0f);
+    m_ctx.items.measure("rack_gpu_label_px", m_layout.gpu_label_px);
     const ui::RackInput in = ui::rack_buttons(m_ctx.items, m_layout, a, b);
     m_hovered = in.hovered ? static_cast<int>(*in.hovered) : -1;
     if (in.clicked && m_mode == Mode::send) click_gpu(*in.clicked);
+    const std::optional<core::GpuId> summary = in.summary_hovered ? summary_gpu(*in.summary_hovered) : std::nullopt;
+    if (in.summary_clicked && summary && m_mode == Mode::send) click_gpu(*summary);
     ui::draw_rack(m_ctx.view.theme, m_layout, cluster(), paint_at(m_playback.cursor()));
-    if (in.hovered) {
-        const core::Cluster& c = cluster();
-        const core::GpuId g = *in.hovered;
-        ImGui::BeginTooltip();
+    if (in.hovered || summary) drawing_tooltip(in.hovered, in.summary_hovered, summary);
+}
+
+void RackPanel::drawing_tooltip(std::optional<core::GpuId> gpu, std::optional<std::uint32_t> rack, std::optional<core::GpuId> summary) {
+    const core::Cluster& c = cluster();
+    const char* click = m_picking_to ? "click: send to" : "click: send from";
+    ImGui::BeginTooltip();
+    if (gpu) {
+        const core::GpuId g = *gpu;
         ImGui::Text("GPU %u \xc2\xb7 node %u \xc2\xb7 rack %u", g, c.node_of(g), c.rack_of(g));
         if (m_mode == Mode::send)
-            ImGui::TextDisabled("%s", m_picking_to ? (g == m_from ? "the sender" : "click: send to this GPU")
-                                                   : "click: send from this GPU");
-        ImGui::EndTooltip();
+            ImGui::TextDisabled("%s", m_picking_to && g == m_from ? "the sender" : (std::string(click) + " this GPU").c_str());
+    } else {
+        ImGui::Text("rack %u: %u more nodes of %u GPUs, drawn small to leave room", *rack, m_layout.hidden_in(*rack), c.shape().gpus_per_node);
+        if (m_mode == Mode::send) ImGui::TextDisabled("%s GPU %u (node %u)", click, *summary, c.node_of(*summary));
     }
+    ImGui::EndTooltip();
 }
 
 std::string RackPanel::time_split_text() const {

@@ -129,6 +129,16 @@ std::string RackPanel::timeline_csv() const {
 // [SECTION] status --------------------------------------------------------------------------
 
 std::string RackPanel::status() const {
+    // The drawing: zoomed or whole, and the size its GPU numbers are drawn at (0: none drawn).
+    char drawing[64];
+    std::snprintf(drawing, sizeof drawing, " rack_zoom=%d gpu_label_px=%.0f", m_layout.zoomed ? 1 : 0,
+                  static_cast<double>(m_layout.gpu_label_px));
+    std::string line = status_line();  // before the answers and the guess, which end the line
+    const std::size_t at = line.find(" answers=");
+    return line.insert(at == std::string::npos ? line.size() : at, drawing);
+}
+
+std::string RackPanel::status_line() const {
     char buf[320];
     const std::string& hw = system_ids()[m_system];
     if (m_mode == Mode::send) {

@@ -1,9 +1,9 @@
-// The rack drawing: painting a pipelined transfer, and drawing it all with
-// plain axis-aligned rectangles (4 vertices, 2 triangles each: no rounding, no anti-aliasing
-// fringe) because llvmpipe pays for every triangle and every blended pixel. Positions, boxes and
+// Drawing the rack with plain axis-aligned rectangles (4 vertices, 2 triangles each: no rounding,
+// no anti-aliasing fringe) because llvmpipe pays for every triangle and every blended pixel. Positions, boxes and
 // the points along a wire are glm::vec2 (ui/geometry.hpp); ImVec2 only where ImGui is called.
 //
-// [SECTION] painting a transfer   [SECTION] drawing   (layout and link geometry: rack_layout.cpp)
+// [SECTION] drawing   [SECTION] buttons   (painting: rack_paint.cpp; layout and link geometry:
+// rack_layout.cpp and rack_zoom.cpp)
 #include "lessons/rack/rack_view.hpp"
 
 #include <algorithm>
@@ -12,104 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "lessons/rack/rack_board.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
 namespace m2m::ui {
 
-namespace {
-
-float length_of(const glm::vec2* pts, int n) {
-    float len = 0;
-    for (int i = 1; i < n; ++i) len += manhattan(pts[i] - pts[i - 1]);
-    return len;
-}
-
-// The point at share f (0..1) of the way along an axis-aligned polyline.
-glm::vec2 point_along(const glm::vec2* pts, int n, float f) {
-    float left = glm::clamp(f, 0.0f, 1.0f) * length_of(pts, n);
-    for (int i = 1; i < n; ++i) {
-        const float seg = manhattan(pts[i] - pts[i - 1]);
-        if (left <= seg || i + 1 == n) return along(pts[i - 1], pts[i], seg > 0 ? std::min(left / seg, 1.0f) : 0.0f);
-        left -= seg;
-    }
-    return pts[0];
-}
-
-}  // namespace
-
-// [SECTION] painting a transfer ---------------------------------------------------------------
-
-void RackPaint::reset(const core::Cluster& c) {
-    link_state.assign(c.link_count(), 0);
-    lit_from.assign(c.link_count(), 0.0f);
-    lit_to.assign(c.link_count(), 0.0f);
-    gpu_mark.assign(c.gpu_count(), GpuMark::none);
-    gpu_fill.assign(c.gpu_count(), -1.0f);
-    heads.clear();
-    pulses.clear();
-    hovered = -1;
-    tags_inward = false;
-}
-
-void paint_transfer(RackPaint& p, const RackLayout& l, const core::Cluster& c, const core::Route& r, double t,
-                    double bandwidth_s, bool pulses) {
-    constexpr std::size_t max_hops = 8;
-    const std::size_t hops = std::min(r.links.size(), max_hops);
-    if (hops == 0) return;
-    // Each hop's stretch of the route in "latency time": the head enters hop h at start[h].
-    double start[max_hops], end[max_hops], latency = 0;
-    for (std::size_t h = 0; h < hops; ++h) {
-        start[h] = latency;
-        latency += c.link(r.links[h]).latency_s;
-        end[h] = latency;
-    }
-    const double head = std::min(t, latency), tail = t - bandwidth_s;
-    const bool geometry = l.gpus.size() == c.gpu_count();  // heads and pulses need a layout
-    auto reached = [&](double x, std::size_t h) {  // share of hop h that position x has passed
-        if (end[h] <= start[h]) return x >= start[h] ? 1.0f : 0.0f;
-        return static_cast<float>(std::clamp((x - start[h]) / (end[h] - start[h]), 0.0, 1.0));
-    };
-    glm::vec2 pts[max_hops][3];
-    int npts[max_hops];
-    float len[max_hops], total = 0;
-    float front[max_hops], back[max_hops];
-    bool head_drawn = false;
-    for (std::size_t h = 0; h < hops; ++h) {
-        const core::LinkId id = r.links[h];
-        npts[h] = geometry ? link_points(l, c, id, pts[h]) : 0;
-        len[h] = length_of(pts[h], npts[h]);
-        total += len[h];
-        front[h] = t > 0 ? reached(head, h) : 0.0f;
-        back[h] = tail > 0 ? reached(tail, h) : 0.0f;
-        if (back[h] >= 1.0f) {
-            p.link_state[id] |= RackPaint::passed;
-        } else if (front[h] <= 0.0f) {
-            p.link_state[id] |= RackPaint::ahead;
-        } else {
-            const bool had = p.lit_to[id] > p.lit_from[id];
-            p.lit_from[id] = had ? std::min(p.lit_from[id], back[h]) : back[h];
-            p.lit_to[id] = had ? std::max(p.lit_to[id], front[h]) : front[h];
-        }
-        if (geometry && !head_drawn && t > 0 && t < latency && front[h] < 1.0f) {
-            p.heads.push_back(point_along(pts[h], npts[h], front[h]));
-            head_drawn = true;
-        }
-    }
-    if (!geometry || !pulses || bandwidth_s <= 0 || t <= 0 || tail >= latency) return;
-    // Marks one font-height apart that move ten spacings over the time the bytes take to leave:
-    // on a link 8x slower they crawl 8x slower.
-    const float spacing = ImGui::GetFontSize() * 1.2f;
-    const double phase = std::fmod(t / bandwidth_s * 10.0, 1.0);
-    float d = static_cast<float>(phase) * spacing, hop_start = 0;
-    for (std::size_t h = 0; h < hops && d < total; ++h) {
-        for (; d < hop_start + len[h]; d += spacing) {
-            const float f = len[h] > 0 ? (d - hop_start) / len[h] : 0.0f;
-            if (f >= back[h] && f <= front[h]) p.pulses.push_back(point_along(pts[h], npts[h], f));
-        }
-        hop_start += len[h];
-    }
-}
+using rack_board::length_of;
 
 // [SECTION] drawing ---------------------------------------------------------------------------
 
@@ -152,7 +61,23 @@ struct Painter {
         dl->AddText(to_im(glm::round(b.centre() - ts * 0.5f)), col, text);
         return true;
     }
+    // Lines centred one under another in `b`, when they all fit; false when they do not.
+    bool centred_lines(const Box& b, const std::vector<std::string>& lines, ImU32 col) const {
+        const float line_h = ImGui::GetTextLineHeight(), h = line_h * static_cast<float>(lines.size());
+        if (h > b.height() + 2) return false;
+        for (const std::string& t : lines)
+            if (ImGui::CalcTextSize(t.c_str()).x > b.width() - 4) return false;
+        float y = b.centre().y - h * 0.5f;
+        for (const std::string& t : lines) {
+            const float w = ImGui::CalcTextSize(t.c_str()).x;
+            dl->AddText(to_im(glm::round(glm::vec2(b.centre().x - w * 0.5f, y))), col, t.c_str());
+            y += line_h;
+        }
+        return true;
+    }
 };
+
+bool overlaps(const Box& a, const Box& b) { return a.min.x < b.max.x && b.min.x < a.max.x && a.min.y < b.max.y && b.min.y < a.max.y; }
 
 // The link colours at rest, lit and on a switch that data is crossing.
 struct RackColours {
@@ -190,11 +115,68 @@ BusySwitches busy_switches(const RackLayout& l, const core::Cluster& c, const Ra
     return busy;
 }
 
+// A "from 3" / "to 5" tag: its box (text plus padding) and words.
+struct Tag {
+    Box box;
+    std::string text;
+};
+
+// Tags on the sender and the receiver, beside the GPU on the side the route does not use, each
+// moved clear of those placed before it. Placed before anything is drawn, so labels avoid them.
+std::vector<Tag> place_tags(const RackLayout& l, const core::Cluster& c, const RackPaint& p) {
+    std::vector<Tag> tags;
+    char buf[48];
+    for (core::GpuId g = 0; g < l.gpus.size() && !p.gpu_mark.empty(); ++g) {
+        const GpuMark mark = p.gpu_mark[g];
+        if ((mark != GpuMark::from && mark != GpuMark::to) || !l.gpu_shown(g)) continue;
+        std::snprintf(buf, sizeof buf, "%s %u", mark == GpuMark::from ? "from" : "to", g);
+        const glm::vec2 size = to_glm(ImGui::CalcTextSize(buf)) + glm::vec2(6, 2);
+        const Box& b = l.gpus[g];
+        const Box& rack = l.racks[c.rack_of(g)];
+        const float x = std::round(std::clamp(b.centre().x - size.x * 0.5f, rack.min.x + 1, rack.max.x - size.x - 1));
+        const bool above = l.top_row(g) != p.tags_inward;
+        glm::vec2 at(x, above ? b.min.y - size.y - 2 : b.max.y + 2);
+        for (const Tag& o : tags)
+            if (overlaps({at, at + size}, o.box)) at.y = above ? o.box.min.y - size.y - 2 : o.box.max.y + 1;  // beyond it, same way
+        tags.push_back({{at, at + size}, buf});
+    }
+    return tags;
+}
+
+void draw_tags(const Painter& pt, const Theme& th, const std::vector<Tag>& tags) {
+    for (const Tag& t : tags) {
+        pt.fill(t.box, th.accent);
+        pt.dl->AddText(to_im(t.box.min + glm::vec2(3, 1)), th.panel, t.text.c_str());
+    }
+}
+
+// "NVSwitch · node 3" on its bar, or "node 3": centred, or at either end of the bar when a tag
+// covers the middle; left out only when no place is clear.
+void node_label(const Painter& pt, const Theme& th, const Box& bar, std::uint32_t n, const std::vector<Tag>& tags) {
+    char full[48], shortened[24];
+    std::snprintf(full, sizeof full, "NVSwitch \xc2\xb7 node %u", n);
+    std::snprintf(shortened, sizeof shortened, "node %u", n);
+    const float inset = std::max(2.0f, std::round(ImGui::GetFontSize() * 0.3f));
+    for (const char* text : {full, shortened}) {
+        const glm::vec2 ts = to_glm(ImGui::CalcTextSize(text));
+        if (ts.x > bar.width() - 4 || ts.y > bar.height() + 2) continue;
+        const float y = std::round(bar.centre().y - ts.y * 0.5f);
+        for (const float x : {std::round(bar.centre().x - ts.x * 0.5f), bar.min.x + inset, bar.max.x - inset - ts.x}) {
+            const Box spot{glm::vec2(x - 2, y), glm::vec2(x + ts.x + 2, y + ts.y)};
+            if (std::none_of(tags.begin(), tags.end(), [&](const Tag& t) { return overlaps(t.box, spot); })) {
+                pt.dl->AddText(to_im(glm::vec2(x, y)), th.text, text);
+                return;
+            }
+        }
+    }
+}
+
 // Racks, the spine, leaves and the trunks of cables up to them.
 void draw_racks(const Painter& pt, const Theme& th, const RackColours& col, const RackLayout& l, const core::Cluster& c,
                 const BusySwitches& busy) {
     const std::uint32_t racks = l.shape.racks;
-    for (std::uint32_t r = 0; r < racks; ++r) pt.frame(l.racks[r], th.grid);
+    for (std::uint32_t r = 0; r < racks; ++r)
+        if (!l.compact(r)) pt.frame(l.racks[r], th.grid);
     glm::vec2 pts[3];
     if (racks > 1) {
         for (std::uint32_t r = 0; r < racks; ++r) {
@@ -207,6 +189,7 @@ void draw_racks(const Painter& pt, const Theme& th, const RackColours& col, cons
     }
     char buf[48];
     for (std::uint32_t r = 0; r < racks; ++r) {
+        if (l.compact(r)) continue;  // a box of its own (draw_summaries)
         float lowest = l.leaves[r].max.y;
         for (std::uint32_t k = 0; k < l.shape.nodes_per_rack; ++k) {
             const core::GpuId last = ((r * l.shape.nodes_per_rack + k) + 1) * l.shape.gpus_per_node - 1;
@@ -217,17 +200,18 @@ void draw_racks(const Painter& pt, const Theme& th, const RackColours& col, cons
         std::snprintf(buf, sizeof buf, "leaf switch \xc2\xb7 rack %u", r);
         if (!pt.centred_text(l.leaves[r], buf, th.text)) {
             std::snprintf(buf, sizeof buf, "leaf \xc2\xb7 rack %u", r);
-            pt.centred_text(l.leaves[r], buf, th.text);
+            pt.centred_text(l.leaves[r], buf, th.text) || pt.centred_text(l.leaves[r], "leaf", th.text);
         }
     }
 }
 
 // Nodes: the board, its rails to the trunk (each row's runs from the NIC farthest from the
 // trunk) and its NVSwitch.
-void draw_nodes(const Painter& pt, const Theme& th, const RackColours& col, const RackLayout& l, const BusySwitches& busy) {
+void draw_nodes(const Painter& pt, const Theme& th, const RackColours& col, const RackLayout& l, const BusySwitches& busy,
+                const std::vector<Tag>& tags) {
     const std::uint32_t per_node = l.shape.gpus_per_node;
-    char buf[48];
     for (std::uint32_t n = 0; n < l.nodes.size(); ++n) {
+        if (!l.node_shown(n)) continue;
         pt.frame(l.nodes[n], th.grid);
         const std::uint32_t rack = n / l.shape.nodes_per_rack;
         const core::GpuId first = n * per_node, last = first + per_node - 1;
@@ -245,13 +229,7 @@ void draw_nodes(const Painter& pt, const Theme& th, const RackColours& col, cons
                 pt.seg(glm::vec2(l.nics[far[row]].centre().x, l.rail_y[far[row]]), glm::vec2(l.trunk_x[rack], l.rail_y[far[row]]),
                        2, col.ib_idle);
         pt.fill(l.nvswitches[n], busy.node[n] ? col.busy_nv : col.switch_nv);
-        if (l.node_labels) {
-            std::snprintf(buf, sizeof buf, "NVSwitch \xc2\xb7 node %u", n);
-            if (!pt.centred_text(l.nvswitches[n], buf, th.text)) {
-                std::snprintf(buf, sizeof buf, "node %u", n);
-                pt.centred_text(l.nvswitches[n], buf, th.text);
-            }
-        }
+        if (l.node_labels) node_label(pt, th, l.nvswitches[n], n, tags);
     }
 }
 
@@ -262,6 +240,7 @@ void draw_gpus(const Painter& pt, const Theme& th, const RackColours& col, const
                const RackPaint& p) {
     glm::vec2 pts[3];
     for (core::GpuId g = 0; g < l.gpus.size(); ++g) {
+        if (!l.gpu_shown(g)) continue;
         link_points(l, c, c.gpu_link(g, core::LinkRole::gpu_to_nvswitch), pts);
         pt.seg(pts[0], pts[1], 3, col.nv_idle);
         link_points(l, c, c.gpu_link(g, core::LinkRole::gpu_to_nic), pts);
@@ -292,6 +271,7 @@ void draw_routes(const Painter& pt, const Theme& th, const RackLayout& l, const 
 void draw_tensor(const Painter& pt, const Theme& th, const RackLayout& l, const RackPaint& p) {
     char buf[48];
     for (core::GpuId g = 0; g < l.gpus.size(); ++g) {
+        if (!l.gpu_shown(g)) continue;
         const Box& b = l.gpus[g];
         const GpuMark mark = mark_of(p, g);
         const float fill = p.gpu_fill.empty() ? -1.0f : p.gpu_fill[g];
@@ -304,7 +284,7 @@ void draw_tensor(const Painter& pt, const Theme& th, const RackLayout& l, const 
         if (mark == GpuMark::from || mark == GpuMark::to)
             pt.dl->AddRect(to_im(b.min - glm::vec2(2)), to_im(b.max + glm::vec2(2)), th.accent, 0, 0, 2.5f);
     }
-    if (p.hovered >= 0 && static_cast<std::size_t>(p.hovered) < l.gpus.size()) {
+    if (p.hovered >= 0 && static_cast<std::size_t>(p.hovered) < l.gpus.size() && l.gpu_shown(static_cast<core::GpuId>(p.hovered))) {
         const Box& b = l.gpus[static_cast<std::size_t>(p.hovered)];
         pt.dl->AddRect(to_im(b.min - glm::vec2(1)), to_im(b.max + glm::vec2(1)), th.text, 0, 0, 1.5f);
     }
@@ -317,28 +297,30 @@ void draw_tensor(const Painter& pt, const Theme& th, const RackLayout& l, const 
     }
 }
 
-// Tags on the sender and the receiver, beside the GPU on the side the route does not use.
-void draw_tags(const Painter& pt, const Theme& th, const RackLayout& l, const core::Cluster& c, const RackPaint& p) {
-    char buf[48];
-    std::vector<Box> placed;  // the tags drawn so far: a tag that would cover one moves clear of it
-    for (core::GpuId g = 0; g < l.gpus.size() && !p.gpu_mark.empty(); ++g) {
-        const GpuMark mark = p.gpu_mark[g];
-        if (mark != GpuMark::from && mark != GpuMark::to) continue;
-        std::snprintf(buf, sizeof buf, "%s %u", mark == GpuMark::from ? "from" : "to", g);
-        const glm::vec2 ts = to_glm(ImGui::CalcTextSize(buf));
-        const Box& b = l.gpus[g];
-        const Box& rack = l.racks[c.rack_of(g)];
-        const float x = std::round(std::clamp(b.centre().x - ts.x * 0.5f - 3, rack.min.x + 1, rack.max.x - ts.x - 7));
-        const bool above = l.top_row(g) != p.tags_inward;
-        glm::vec2 at(x, above ? b.min.y - ts.y - 4 : b.max.y + 2);
-        for (const Box& o : placed) {
-            const Box mine{at, at + ts + glm::vec2(6, 2)};
-            if (mine.min.x < o.max.x && o.min.x < mine.max.x && mine.min.y < o.max.y && o.min.y < mine.max.y)
-                at.y = above ? o.min.y - ts.y - 4 : o.max.y + 1;  // stack it beyond the other, in the same direction
+// Each rack's nodes not shown: one box, lit while data crosses a node inside it, tinted when it
+// holds members of the group, with the longest of its words that fit.
+void draw_summaries(const Painter& pt, const Theme& th, const RackColours& col, const RackLayout& l, const RackPaint& p,
+                    const BusySwitches& busy) {
+    const std::uint32_t per_rack = l.shape.nodes_per_rack, per_node = l.shape.gpus_per_node;
+    for (std::uint32_t r = 0; r < l.shape.racks; ++r) {
+        if (l.hidden_in(r) == 0) continue;
+        bool lit = false, member = false;
+        for (std::uint32_t n = r * per_rack; n < (r + 1) * per_rack; ++n) {
+            if (l.node_shown(n)) continue;
+            lit |= busy.node[n] != 0;
+            for (core::GpuId g = n * per_node; g < (n + 1) * per_node; ++g) member |= mark_of(p, g) != GpuMark::none;
         }
-        placed.push_back({at, at + ts + glm::vec2(6, 2)});
-        pt.fill({at, at + ts + glm::vec2(6, 2)}, th.accent);
-        pt.dl->AddText(to_im(at + glm::vec2(3, 1)), th.panel, buf);
+        const Box& b = l.summaries[r];
+        if (l.compact(r)) {  // its leaf too: the switch's colour, lit while data crosses it
+            pt.fill(b, busy.leaf[r] || lit ? col.busy_ib : col.switch_ib);
+            for (const std::vector<std::string>& lines : rack_board::summary_words(l, r))
+                if (pt.centred_lines(b, lines, th.text)) break;
+            continue;
+        }
+        if (lit || member) pt.fill(b, lit ? col.busy_nv : fade(th.gpu, 0.75f));
+        pt.frame(b, th.grid);
+        for (const std::vector<std::string>& lines : rack_board::summary_words(l, r))
+            if (pt.centred_lines(b, lines, th.text)) break;
     }
 }
 
@@ -348,24 +330,37 @@ void draw_rack(const Theme& th, const RackLayout& l, const core::Cluster& c, con
     const Painter pt{ImGui::GetWindowDrawList()};
     const RackColours col(th);
     const BusySwitches busy = busy_switches(l, c, p);
+    const std::vector<Tag> tags = place_tags(l, c, p);
     draw_racks(pt, th, col, l, c, busy);
-    draw_nodes(pt, th, col, l, busy);
+    draw_summaries(pt, th, col, l, p, busy);
+    draw_nodes(pt, th, col, l, busy, tags);
     draw_gpus(pt, th, col, l, c, p);
     draw_routes(pt, th, l, c, p);
     draw_tensor(pt, th, l, p);
-    draw_tags(pt, th, l, c, p);
+    draw_tags(pt, th, tags);
 }
+
+// [SECTION] buttons ---------------------------------------------------------------------------
 
 RackInput rack_buttons(ItemRegistry& items, const RackLayout& l, ImVec2 a, ImVec2 b) {
     RackInput in;
     char id[24];
     for (core::GpuId g = 0; g < l.gpus.size(); ++g) {
+        if (!l.gpu_shown(g)) continue;
         const Box& box = l.gpus[g];
         ImGui::SetCursorScreenPos(to_im(box.min));
         std::snprintf(id, sizeof id, "gpu_%u", g);
         if (ImGui::InvisibleButton(id, to_im(glm::max(box.size(), glm::vec2(1.0f))))) in.clicked = g;
         items.note(id);
         if (ImGui::IsItemHovered()) in.hovered = g;
+    }
+    for (std::uint32_t r = 0; r < l.shape.racks; ++r) {
+        if (l.hidden_in(r) == 0) continue;
+        ImGui::SetCursorScreenPos(to_im(l.summaries[r].min));
+        std::snprintf(id, sizeof id, "rack_summary_%u", r);
+        if (ImGui::InvisibleButton(id, to_im(glm::max(l.summaries[r].size(), glm::vec2(1.0f))))) in.summary_clicked = r;
+        items.note(id);
+        if (ImGui::IsItemHovered()) in.summary_hovered = r;
     }
     ImGui::SetCursorScreenPos(a);
     ImGui::Dummy(ImVec2(b.x - a.x, b.y - a.y));

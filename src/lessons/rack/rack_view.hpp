@@ -31,6 +31,11 @@ struct Box {
 /// the cable trunk down the middle. A node is a board: its GPUs in one row above the NVSwitch,
 /// or half above and half below when that gives bigger GPUs; each GPU's NIC sits on the board's
 /// outer edge, on the rail that leads to the trunk.
+///
+/// Zoomed (when the whole cluster would leave the GPUs too small for their numbers): only some
+/// nodes are boards; each rack's other nodes are one summary box ("6 more nodes"), and a rack
+/// with none shown is a narrow column that is all summary. A GPU not shown has its summary box
+/// as its box, and its wires end at the summary's top, where the trunk meets it.
 struct RackLayout {
     core::ClusterShape shape;
     std::vector<Box> gpus, nics;       ///< per GPU
@@ -41,13 +46,28 @@ struct RackLayout {
     std::vector<float> trunk_x;        ///< per rack: the cable trunk up to the leaf
     Box spine;
     bool spine_between = false;  ///< two racks: the spine between them, else above them
+    std::vector<std::uint8_t> shown;   ///< per node: drawn as a board (else inside its rack's summary)
+    std::vector<Box> summaries;        ///< per rack: the box standing for its nodes not shown; empty when none
+    bool zoomed = false;       ///< some nodes are summarised
+    bool readable = false;     ///< the GPUs are boxes a reader can tell apart: 1.6 lines wide, one line high
     bool gpu_labels = false;   ///< the GPUs are big enough to carry their number
     bool node_labels = false;  ///< the NVSwitch bars are tall enough for "NVSwitch · node 3"
+    float gpu_label_px = 0;    ///< the size GPU numbers are drawn at (the font's); 0 when they are not
     bool top_row(core::GpuId g) const { return upper[g] != 0; }
+    bool node_shown(std::uint32_t n) const { return shown[n] != 0; }
+    bool gpu_shown(core::GpuId g) const { return shown[g / shape.gpus_per_node] != 0; }
+    std::uint32_t hidden_in(std::uint32_t rack) const;  ///< nodes of `rack` inside its summary
+    /// Zoomed with none of its nodes shown: the rack is one box on the top row, its leaf included.
+    bool compact(std::uint32_t rack) const { return zoomed && hidden_in(rack) == shape.nodes_per_rack; }
 };
 
-/// Lays the whole cluster out in [a, b]. Uses the current ImGui font's size.
-RackLayout layout_rack(const core::ClusterShape& shape, ImVec2 a, ImVec2 b);
+/// Lays the cluster out in [a, b], using the current ImGui font's size: every node, when that
+/// leaves the GPUs readable (big enough to carry their numbers, or 1.6 lines wide and a line
+/// high); else zoomed onto as many of the `focus` nodes (most important first) as leave the GPUs
+/// their numbers, the rest summarised.
+RackLayout layout_rack(const core::ClusterShape& shape, ImVec2 a, ImVec2 b, const std::vector<std::uint32_t>& focus = {});
+/// Only the nodes in `shown` (per node, 1 or 0) as boards, the rest summarised (rack_zoom.cpp).
+RackLayout layout_zoomed(const core::ClusterShape& shape, glm::vec2 a, glm::vec2 b, const std::vector<std::uint8_t>& shown);
 
 /// One directed link as a polyline from its sending end to its receiving end (2 or 3 points).
 int link_points(const RackLayout& l, const core::Cluster& c, core::LinkId id, glm::vec2 out[3]);
@@ -82,6 +102,7 @@ void draw_rack(const Theme& th, const RackLayout& l, const core::Cluster& c, con
 /// is noted in `items` as "gpu_<id>" for the window tests. Leaves the cursor below the drawing.
 struct RackInput {
     std::optional<core::GpuId> clicked, hovered;
+    std::optional<std::uint32_t> summary_clicked, summary_hovered;  ///< a rack's summary box (noted "rack_summary_<r>")
 };
 RackInput rack_buttons(ItemRegistry& items, const RackLayout& l, ImVec2 a, ImVec2 b);
 

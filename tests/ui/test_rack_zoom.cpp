@@ -1,0 +1,135 @@
+// Lesson 2's drawing at projector sizes (issue 16): when 128 GPUs would be specks, the drawing
+// zooms onto the nodes that matter, their GPU numbers at the body text size, the rest of the
+// cluster as summary boxes; at 1920x1080 the whole cluster stays.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "headless.hpp"
+#include "lessons/rack/rack_panel.hpp"
+#include "ui/text_measure.hpp"
+
+using namespace m2m;
+using lessons::RackPanel;
+
+namespace {
+
+struct Window {
+    float w, h, scale;
+    ui::ThemeKind theme;
+};
+
+void run_frames(test::Headless& ui, RackPanel& panel, int frames, float dt = 1.0f / 60.0f) {
+    for (int i = 0; i < frames; ++i) ui.frame([&] { panel.draw(dt); }, dt);
+}
+
+// Every GPU number the drawing drew is at least the body text size the issue asks (14 px times
+// the scale), and so is every other text of the frame.
+void numbers_are_readable(const RackPanel& panel, float scale) {
+    INFO("GPU numbers at " << panel.layout().gpu_label_px << " px; smallest text "
+                           << ui::smallest_text_px(ImGui::GetDrawData(), ImGui::GetIO().Fonts) << " px");
+    CHECK(panel.layout().gpu_labels);
+    CHECK(panel.layout().gpu_label_px >= 14.0f * scale);
+    CHECK(ui::smallest_text_px(ImGui::GetDrawData(), ImGui::GetIO().Fonts) >= 14.0f * scale - 0.5f);
+}
+
+// Clicks at `at` (press on one frame, release on the next).
+void click(test::Headless& ui, RackPanel& panel, ImVec2 at) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = at;
+    run_frames(ui, panel, 1);
+    io.MouseDown[0] = true;
+    run_frames(ui, panel, 1);
+    io.MouseDown[0] = false;
+    run_frames(ui, panel, 2);
+    io.MousePos = ImVec2(-1, -1);
+}
+
+ImVec2 centre_of(const ui::ItemRegistry& items, const std::string& name) {
+    const std::optional<ImVec4> r = items.rect(name);
+    return r ? ImVec2((r->x + r->z) * 0.5f, (r->y + r->w) * 0.5f) : ImVec2(-1, -1);
+}
+
+}  // namespace
+
+TEST_CASE("at projector sizes a send's two nodes are drawn large with their numbers, the rest summarised") {
+    for (const Window& w : {Window{1024, 768, 1.5f, ui::ThemeKind::projector}, Window{1920, 1080, 2.0f, ui::ThemeKind::dark}}) {
+        test::Headless ui(w.w, w.h, w.scale);
+        ui::apply_theme(ui.context().view, w.theme, w.scale);
+        RackPanel panel(ui.context());
+        for (auto pick : {RackPanel::Pick::same_node, RackPanel::Pick::other_node, RackPanel::Pick::other_rack}) {
+            panel.pick(pick);
+            panel.send();
+            run_frames(ui, panel, 3);
+            INFO(w.w << "x" << w.h << " at " << w.scale << ": GPU " << panel.from() << " to GPU " << panel.to());
+            CHECK(panel.layout().zoomed);
+            CHECK_THAT(panel.status(), Catch::Contains("rack_zoom=1 gpu_label_px="));
+            CHECK(ui.context().items.rect("gpu_" + std::to_string(panel.from())));
+            CHECK(ui.context().items.rect("gpu_" + std::to_string(panel.to())));
+            CHECK_FALSE(ui.context().items.rect("gpu_127"));  // summarised
+            CHECK(ui.context().items.rect("rack_summary_0"));
+            numbers_are_readable(panel, w.scale);
+        }
+    }
+}
+
+TEST_CASE("a tree across 128 GPUs zooms onto a node in each rack and its wave still lights links") {
+    test::Headless ui(1024, 768, 1.5f);
+    ui::apply_theme(ui.context().view, ui::ThemeKind::projector, 1.5f);
+    RackPanel panel(ui.context());
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.set_group(128);
+    panel.set_collective_bytes(8);
+    run_frames(ui, panel, 2);
+    REQUIRE(panel.collective().algorithm == core::CollectiveAlgorithm::tree);
+    CHECK(panel.layout().zoomed);
+    CHECK(panel.layout().node_shown(0));
+    CHECK(panel.layout().node_shown(8));
+    numbers_are_readable(panel, 1.5f);
+    // Halfway through each hop of the wave some link carries the message, drawn or summarised.
+    const core::CollectiveResult& r = panel.collective();
+    double at = r.base_latency_s;
+    for (const core::WaveHop& h : r.wave) {
+        const ui::RackPaint p = panel.paint_at(at + h.seconds * 0.5);
+        std::size_t lit = 0;
+        for (std::size_t i = 0; i < p.lit_to.size(); ++i) lit += p.lit_to[i] > p.lit_from[i];
+        CHECK(lit > 0);
+        at += h.seconds;
+    }
+}
+
+TEST_CASE("at 1920x1080 the whole cluster is drawn, in both modes") {
+    test::Headless ui(1920, 1080, 1.0f);
+    RackPanel panel(ui.context());
+    panel.pick(RackPanel::Pick::other_rack);
+    run_frames(ui, panel, 2);
+    CHECK_FALSE(panel.layout().zoomed);
+    CHECK(panel.layout().gpu_label_px >= 14.0f);
+    CHECK_THAT(panel.status(), Catch::Contains("rack_zoom=0"));
+    CHECK(ui.context().items.rect("gpu_127"));
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.set_group(128);
+    run_frames(ui, panel, 2);
+    CHECK_FALSE(panel.layout().zoomed);
+    CHECK(ui.context().items.rect("gpu_127"));
+}
+
+TEST_CASE("in the zoomed drawing a click picks the GPU under it, and a click on a summary a GPU inside it") {
+    test::Headless ui(1024, 768, 1.5f);
+    ui::apply_theme(ui.context().view, ui::ThemeKind::projector, 1.5f);
+    RackPanel panel(ui.context());
+    panel.pick(RackPanel::Pick::other_rack);  // GPU 0 to GPU 64
+    run_frames(ui, panel, 3);
+    REQUIRE(panel.layout().zoomed);
+    click(ui, panel, centre_of(ui.context().items, "gpu_3"));
+    CHECK(panel.from() == 3);
+    CHECK(panel.picking_receiver());
+    click(ui, panel, centre_of(ui.context().items, "gpu_66"));
+    CHECK(panel.to() == 66);
+    CHECK_FALSE(panel.picking_receiver());
+    // The rest of rack 0 is one box: a click there takes its first node's first GPU (node 1: GPU 8).
+    click(ui, panel, centre_of(ui.context().items, "rack_summary_0"));
+    CHECK(panel.from() == 8);
+    run_frames(ui, panel, 2);
+    CHECK(ui.context().items.rect("gpu_8"));  // its node is drawn now
+}
