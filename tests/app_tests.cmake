@@ -58,6 +58,8 @@ add_test(NAME "app: a screenshot of Lesson 3 mid-step is a non-blank 1920x1080 P
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/screenshot.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS} --lesson split --play --frames 30)
 add_test(NAME "app: xdotool picks tensor parallel and runs a step in Lesson 3"
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_split.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS})
+add_test(NAME "app: xdotool picks FSDP on 4 GPUs in Lesson 3 and plays a step to its end"
+  COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_split_fsdp.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS})
 add_test(NAME "app: a screenshot of Lesson 2 mid-send is a non-blank 1920x1080 PNG"
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/screenshot.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS} --lesson rack --play --frames 20)
 add_test(NAME "app: xdotool clicks two GPUs in different nodes and Send in Lesson 2"

@@ -25,8 +25,9 @@ struct SplitOptions {
 };
 
 void add_options(CLI::App& app, SplitOptions& o) {
-    app.add_option("--strategy", o.strategy, "data, tensor, pipeline or 3d (2 x 2 x 2 on 8 GPUs)")
-        ->check(CLI::IsMember({"data", "tensor", "pipeline", "3d"}));
+    app.add_option("--strategy", o.strategy,
+                   "data, tensor, pipeline, 3d (2 x 2 x 2 on 8 GPUs) or fsdp (fully sharded data parallel, ZeRO-3)")
+        ->check(CLI::IsMember({"data", "tensor", "pipeline", "3d", "fsdp"}));
     app.add_option("--gpus", o.gpus, "number of GPUs, 1-8 (default 2; 8 for 3d)");
     app.add_option("--micro-batches", o.micro_batches, "micro-batches per step for a pipeline (default 4)");
     // Lesson 3's toy runs the two plain schedules; the estimator adds interleaving.
@@ -90,7 +91,8 @@ json gpu_json(const core::SplitResult& r, const core::GpuHolding& g) {
              {{"weights", g.bytes.weights},
               {"gradients", g.bytes.gradients},
               {"optimizer", g.bytes.optimizer},
-              {"activations", g.bytes.activations}}},
+              {"activations", g.bytes.activations},
+              {"borrowed", g.bytes.borrowed}}},
             {"prompts", g.prompts},
             {"rows_in_flight", g.rows_in_flight},
             {"sentence", g.sentence}};
@@ -161,7 +163,10 @@ json split_json(const SplitOptions& o, const core::SplitSetup& setup, const core
     j["strategy"] = o.strategy;
     j["label"] = std::string(core::strategy_label(setup.strategy));
     j["gpu_count"] = setup.gpus;
-    j["degrees"] = {{"data", r.degrees.data}, {"tensor", r.degrees.tensor}, {"pipeline", r.degrees.pipeline}};
+    j["degrees"] = {{"data", r.degrees.data},
+                    {"tensor", r.degrees.tensor},
+                    {"pipeline", r.degrees.pipeline},
+                    {"sharded", r.degrees.sharded}};
     j["micro_batches"] = r.micro_batches;
     j["schedule"] = o.schedule;
     j["placement"] = o.placement;
@@ -178,6 +183,7 @@ json split_json(const SplitOptions& o, const core::SplitSetup& setup, const core
     j["exchanges"] = json::array();
     for (const core::Exchange& e : r.exchanges) j["exchanges"].push_back(exchange_json(e));
     j["exchanged_bytes"] = r.exchanged_bytes;
+    j["wire_bytes"] = r.wire_bytes;
     j["step_time_s"] = r.step.step_time_s;
     j["compute_s"] = r.step.compute_s;
     j["communication_s"] = r.step.communication_s;

@@ -125,3 +125,28 @@ TEST_CASE("sim split --timing: lesson by default, hardware on request, the JSON 
     CHECK(lines(bad.err) == 1);
     CHECK(bad.err.find("--timing") != std::string::npos);
 }
+
+TEST_CASE("sim split --strategy fsdp: each GPU a quarter of the parameters, gathers and reduce-scatters, 1.5x data's wire bytes") {
+    const Outcome o = split({"--strategy", "fsdp", "--gpus", "4", "--json"});
+    REQUIRE(o.code == 0);
+    const auto j = nlohmann::json::parse(o.out);
+    CHECK(j["strategy"] == "fsdp");
+    CHECK(j["label"] == "fully sharded data parallel (FSDP)");
+    CHECK(j["degrees"]["sharded"] == true);
+    CHECK(j["degrees"]["data"] == 4);
+    for (const auto& g : j["gpus"]) {
+        CHECK(g["parameters"].get<std::int64_t>() * 4 == j["parameters"].get<std::int64_t>());
+        CHECK(g["memory"]["borrowed"].get<std::int64_t>() > 0);
+    }
+    for (const auto& e : j["exchanges"]) CHECK((e["op"] == "all-gather" || e["op"] == "reduce-scatter"));
+    CHECK(j["prediction"]["word"] == j["prediction"]["unsplit_word"]);
+    const auto data = nlohmann::json::parse(split({"--strategy", "data", "--gpus", "4", "--json"}).out);
+    CHECK(j["wire_bytes"].get<double>() == Approx(1.5 * data["wire_bytes"].get<double>()));
+    const Outcome bad = split({"--strategy", "fsdp", "--gpus", "3"});
+    CHECK(bad.code == 2);
+    CHECK(lines(bad.err) == 1);
+    CHECK_THAT(bad.err, Catch::Contains("--gpus") && Catch::Contains("1, 2, 4 or 8"));
+    const Outcome unknown = split({"--strategy", "zero3"});
+    CHECK(unknown.code == 2);
+    CHECK_THAT(unknown.err, Catch::Contains("--strategy") && Catch::Contains("fsdp"));
+}

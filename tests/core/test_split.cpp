@@ -229,7 +229,7 @@ TEST_CASE("the split forward pass gives the unsplit logits for every strategy an
     const std::vector<Example> batch = step_batch();
     std::vector<std::vector<float>> whole;
     for (const Example& ex : batch) whole.push_back(forward(model(), ex.context).logits());
-    for (Strategy s : {Strategy::data, Strategy::tensor, Strategy::pipeline, Strategy::three_d})
+    for (Strategy s : all_strategies)
         for (int g : accepted_gpu_counts(s))
             for (int m : {1, 4}) {
                 INFO(strategy_name(s) << " GPUs " << g << " micro-batches " << m);
@@ -256,7 +256,7 @@ TEST_CASE("the split training step computes the unsplit gradient for every strat
         for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::fabs(a[i] - b[i]));
         return worst <= 1e-4f * std::max(scale, 1e-3f);
     };
-    for (Strategy s : {Strategy::data, Strategy::tensor, Strategy::pipeline, Strategy::three_d})
+    for (Strategy s : all_strategies)
         for (int g : accepted_gpu_counts(s)) {
             INFO(strategy_name(s) << " GPUs " << g);
             const SplitTrainingRun run = run_split_training_step(model(), setup_for(s, g, 4), batch);
@@ -271,7 +271,7 @@ TEST_CASE("the split training step computes the unsplit gradient for every strat
 
 TEST_CASE("what the split run really moved is the plan's exchange list, byte for byte") {
     using Key = std::tuple<int, int, int, std::vector<int>, Bytes>;
-    for (Strategy s : {Strategy::data, Strategy::tensor, Strategy::pipeline, Strategy::three_d})
+    for (Strategy s : all_strategies)
         for (int g : accepted_gpu_counts(s)) {
             INFO(strategy_name(s) << " GPUs " << g);
             const SplitSetup setup = setup_for(s, g, 4);
@@ -288,7 +288,7 @@ TEST_CASE("what the split run really moved is the plan's exchange list, byte for
 
 TEST_CASE("the split network predicts the same next word as the whole one") {
     const Prediction whole = predict(model(), "the cat sat on the");
-    for (Strategy s : {Strategy::data, Strategy::tensor, Strategy::pipeline, Strategy::three_d}) {
+    for (Strategy s : all_strategies) {
         const int g = accepted_gpu_counts(s).back();
         const Prediction split = predict_split(model(), setup_for(s, g), "the cat sat on the");
         CHECK(split.word == "mat");
@@ -298,7 +298,7 @@ TEST_CASE("the split network predicts the same next word as the whole one") {
 }
 
 TEST_CASE("a step's timeline splits every GPU's time into computing, exchanging and idle") {
-    for (Strategy s : {Strategy::data, Strategy::tensor, Strategy::pipeline, Strategy::three_d}) {
+    for (Strategy s : all_strategies) {
         const int g = s == Strategy::three_d ? 8 : 2;
         INFO(strategy_name(s));
         const SplitResult r = run_split(model(), setup_for(s, g, 4));

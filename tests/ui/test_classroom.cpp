@@ -104,7 +104,7 @@ TEST_CASE("a guess of tensor parallel on 2 GPUs is revealed after the step with 
     SplitPanel panel(ui.context());
     REQUIRE(panel.setup().gpus == 2);
     const auto& bytes = panel.strategy_bytes();
-    REQUIRE(bytes.size() == 3);
+    REQUIRE(bytes.size() == 4);  // data, tensor, pipeline, FSDP: 3D needs 8 GPUs
     CHECK(bytes[1].strategy == core::Strategy::tensor);
     CHECK(bytes[1].exchanged == 34'560);
     panel.set_guess(core::Strategy::tensor);
@@ -116,13 +116,15 @@ TEST_CASE("a guess of tensor parallel on 2 GPUs is revealed after the step with 
     CHECK_THAT(panel.status(), Catch::EndsWith(" guess=tensor revealed=1 exchange_shown=1"));
     const auto& lines = panel.reveal_lines();
     REQUIRE(lines.size() == 3);
-    CHECK(lines[0] == "Right: tensor parallel exchanges the most.");
-    CHECK(lines[2] == "Per training step on 2 GPUs: tensor parallel 34.6 KB, data parallel 14.6 KB, pipeline parallel "
-                      "9.22 KB.");
+    CHECK(lines[0] == "You guessed tensor parallel; fully sharded data parallel (FSDP) exchanges the most.");
+    CHECK(lines[2] == "Per training step on 2 GPUs: fully sharded data parallel (FSDP) 43.7 KB, tensor parallel 34.6 KB, "
+                      "data parallel 14.6 KB, pipeline parallel 9.22 KB.");
     CHECK(ui.context().items.rect("split_reveal"));  // at the top of the words
 
     panel.set_guess(core::Strategy::pipeline);
-    CHECK(panel.reveal_lines()[0] == "You guessed pipeline parallel; tensor parallel exchanges the most.");
+    CHECK(panel.reveal_lines()[0] == "You guessed pipeline parallel; fully sharded data parallel (FSDP) exchanges the most.");
+    panel.set_guess(core::Strategy::fsdp);
+    CHECK(panel.reveal_lines()[0] == "Right: fully sharded data parallel (FSDP) exchanges the most.");
 }
 
 TEST_CASE("finished steps of two splits are recorded, and Explain it back compares them") {

@@ -194,6 +194,7 @@ TEST_CASE("every strategy fits the window mid-step at 1920x1080 and 1280x720, wi
             with(panel, core::Strategy::tensor, 8),
             with(panel, core::Strategy::pipeline, 4, 48),
             with(panel, core::Strategy::three_d, 8, 24, core::Placement::two_nodes),
+            with(panel, core::Strategy::fsdp, 8, 4, core::Placement::two_nodes),
             with(panel, core::Strategy::data, 1),
         };
         for (const core::SplitSetup& s : setups) {
@@ -268,11 +269,48 @@ TEST_CASE("presenter view's strip above Lesson 3's scene offers the split and, w
     ui.context().view.presenter = true;
     lessons::SplitPanel panel(ui.context());
     ui.frame([&] { panel.draw(0.016f); });
-    for (const char* s : {"strategy_data", "strategy_tensor", "strategy_pipeline", "strategy_3d", "split_predict_open"})
+    for (const char* s : {"strategy_data", "strategy_tensor", "strategy_pipeline", "strategy_3d", "strategy_fsdp",
+                          "split_predict_open"})
         CHECK(ui.context().items.rect(s));
     CHECK_FALSE(ui.context().items.rect("guess_tensor"));  // closed until the teacher ticks Predict
     CHECK_FALSE(ui.context().items.rect("controls"));
     panel.set_guess(core::Strategy::data);
     ui.frame([&] { panel.draw(0.016f); });
     CHECK(panel.guess_pending());
+}
+
+TEST_CASE("FSDP in Lesson 3: each card keeps a shard and borrows each whole layer while the step plays") {
+    test::Headless ui;
+    lessons::SplitPanel panel(ui.context());
+    ui.frame([&] { panel.draw(0.016f); });
+    REQUIRE(ui.context().items.rect("strategy_fsdp"));  // the radio button is on screen
+    panel.choose_strategy(core::Strategy::fsdp);
+    CHECK_THAT(panel.status(), Catch::Contains("strategy=fsdp gpus=2"));
+    const auto& r = panel.result();
+    for (const core::GpuHolding& g : r.gpus)
+        for (std::size_t l = 0; l < g.neurons.size(); ++l) CHECK(g.neurons[l].count * 2 == r.layers[l].neurons);
+    CHECK_THAT(r.holds_sentence, Catch::Contains("shard"));
+    // Play the step: every layer is borrowed whole at some moment, forward and backward.
+    const core::SplitCards cards(r);
+    std::set<int> borrowed;
+    bool arriving = false;
+    panel.playback().play();
+    for (int i = 0; i < 60 * 20 && panel.playback().playing(); ++i) {
+        ui.frame([&] { panel.draw(1.0f / 60.0f); });
+        const core::GpuCardMoment m = cards.moment(r, 1, panel.playback().cursor());
+        if (m.borrowed_layer >= 0) borrowed.insert(m.borrowed_layer);
+        arriving |= m.borrowed_arriving;
+    }
+    CHECK(static_cast<int>(borrowed.size()) == static_cast<int>(r.layers.size()));
+    CHECK(arriving);
+    CHECK_THAT(panel.status(), Catch::Contains("strategy=fsdp") && Catch::Contains("finished=1"));
+    // Saved and loaded back by name.
+    const nlohmann::json saved = panel.save_state();
+    CHECK(saved["strategy"] == "fsdp");
+    lessons::SplitPanel other(ui.context());
+    other.load_state(saved);
+    CHECK(other.setup().strategy == core::Strategy::fsdp);
+    nlohmann::json bad = saved;
+    bad["strategy"] = "zero3";
+    CHECK_THROWS_WITH(other.load_state(bad), Catch::Contains("fsdp"));
 }

@@ -21,7 +21,10 @@ void place_words(const SplitResult& r, const GpuHolding& h, GpuCardWords& w) {
         place += dot + word + " " + std::to_string(rank + 1);
         letters += (letters.empty() ? "" : " ") + std::string(letter) + std::to_string(rank + 1);
     };
-    add(d.data, "copy", "D", h.data_rank);
+    if (d.sharded)
+        add(d.data, "shard", "S", h.data_rank);
+    else
+        add(d.data, "copy", "D", h.data_rank);
     add(d.tensor, "slice", "T", h.tensor_rank);
     add(d.pipeline, "stage", "P", h.stage);
     const std::string node = "node " + std::to_string(h.node);
@@ -119,7 +122,31 @@ GpuCardMoment SplitCards::moment(const SplitResult& r, int gpu, double t) const 
     } else {
         m.doing = {t <= 0 ? "ready" : "step done"};
     }
+    if (r.degrees.sharded && r.degrees.data > 1) {  // FSDP: the layer it has borrowed whole, if any
+        if (k && (k->kind == StepTaskKind::forward || k->kind == StepTaskKind::backward)) {
+            m.borrowed_layer = k->layer;
+        } else if (!k) {
+            const int gather = gather_running(r, gpu, t);
+            m.borrowed_layer = gather < 0 ? -1 : tasks[static_cast<std::size_t>(gather)].layer;
+            m.borrowed_arriving = gather >= 0;
+            if (gather >= 0)
+                m.borrowed_link = r.exchanges[static_cast<std::size_t>(tasks[static_cast<std::size_t>(gather)].exchange)].link;
+        }
+    }
     return m;
+}
+
+int SplitCards::gather_running(const SplitResult& r, int gpu, double t) const {
+    const Lookup& lk = m_lookup[static_cast<std::size_t>(gpu)];
+    const auto& tasks = r.step.gpus[static_cast<std::size_t>(gpu)].tasks;
+    const auto it = std::upper_bound(lk.exchanges.begin(), lk.exchanges.end(), t,
+                                     [&](double v, int i) { return v < tasks[static_cast<std::size_t>(i)].start_s(); });
+    for (auto k = static_cast<std::size_t>(it - lk.exchanges.begin()); k-- > 0;) {
+        if (lk.exchange_end_max[k] <= t) break;
+        const StepTask& c = tasks[static_cast<std::size_t>(lk.exchanges[k])];
+        if (t < c.end_s() && r.exchanges[static_cast<std::size_t>(c.exchange)].op == ExchangeOp::all_gather) return lk.exchanges[k];
+    }
+    return -1;
 }
 
 }  // namespace m2m::core

@@ -1,5 +1,6 @@
 // What the GPUs of Lesson 3's split exchange in one step: tensor-parallel all-gathers and
-// reduce-scatters, pipeline sends, and the data-parallel all-reduce of gradients.
+// reduce-scatters, pipeline sends, the data-parallel all-reduce of gradients, and FSDP's gathers
+// of weights and reduce-scatters of their gradients.
 #include <algorithm>
 
 #include "m2m/core/engine/text.hpp"
@@ -27,6 +28,10 @@ public:
           m_layers(static_cast<int>(r.layers.size())) {}
 
     std::vector<Exchange> plan() {
+        if (m_d.sharded) {
+            if (m_d.data > 1) sharded();
+            return std::move(m_out);
+        }
         forward();
         backward();
         update();
@@ -114,6 +119,26 @@ private:
                 push(StepPhase::update, ExchangeOp::all_reduce, -1, group, params * gradient_bytes_per_parameter, 1,
                      "gradients of its " + format_count(params) + " parameters");
             }
+    }
+
+    // FSDP (ZeRO-3; Rajbhandari et al. 2020, sec. 5.3 and 7.2.2): before a layer computes, forward
+    // and again backward, its GPUs all-gather its full bf16 weights from their shards (nccl-tests'
+    // S: the whole layer's) and free them after; after its backward they reduce-scatter its full
+    // gradient, so each keeps the sum of its own shard's: all its Adam step needs. Per step that is
+    // 3 collectives of the weights' size where data parallel's all-reduce is 2 (a reduce-scatter
+    // and an all-gather): 1.5x the bytes on the wires, for 1/G of the memory.
+    void sharded() {
+        std::vector<int> all;
+        for (int dr = 0; dr < m_d.data; ++dr) all.push_back(gpu_at(m_d, dr, 0, 0));
+        auto weights = [&](int l) { return m_r.layers[static_cast<std::size_t>(l)].parameters * weight_bytes_per_parameter; };
+        for (int l = 0; l < m_layers; ++l)
+            push(StepPhase::forward, ExchangeOp::all_gather, l, all, weights(l), 1, "weights of " + name(l));
+        for (int l = m_layers - 1; l >= 0; --l) {
+            push(StepPhase::backward, ExchangeOp::all_gather, l, all, weights(l), 1, "weights of " + name(l) + ", again");
+            push(StepPhase::backward, ExchangeOp::reduce_scatter, l, all,
+                 m_r.layers[static_cast<std::size_t>(l)].parameters * gradient_bytes_per_parameter, 1,
+                 "gradients of " + name(l) + "'s weights");
+        }
     }
 
     const SplitResult& m_r;

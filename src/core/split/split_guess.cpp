@@ -19,6 +19,9 @@ std::string moves_text(Strategy s) {
                    "coming back";
         case Strategy::pipeline: return "a pipeline passes on only the values at each border between stages";
         case Strategy::three_d: return "3D parallel does all three at once";
+        case Strategy::fsdp:
+            return "FSDP gathers every layer's weights going forward and again going back, and reduce-scatters their "
+                   "gradients: three times the weights' size each step";
     }
     return {};
 }
@@ -32,7 +35,7 @@ std::string capitalised(std::string s) {
 
 std::vector<StrategyBytes> exchanged_by_strategy(const NextWordModel& model, const SplitSetup& setup) {
     std::vector<StrategyBytes> out;
-    for (Strategy s : {Strategy::data, Strategy::tensor, Strategy::pipeline, Strategy::three_d}) {
+    for (Strategy s : all_strategies) {
         const std::vector<int> counts = accepted_gpu_counts(s);
         if (std::find(counts.begin(), counts.end(), setup.gpus) == counts.end()) continue;
         SplitSetup one = setup;

@@ -15,6 +15,8 @@ namespace split_detail {
 SplitMachine::SplitMachine(const NextWordModel& model, SplitDegrees d) : m_d(d), m_layers(layer_infos(model)) {
     m_starts = stage_starts(static_cast<int>(m_layers.size()), d.pipeline);
     for (int g = 0; g < d.gpus(); ++g) m_shards.push_back(make_shard(model, g));
+    m_whole_grads.resize(m_shards.size());
+    m_whole_table_grads.resize(m_shards.size());
 }
 
 // GPU `gpu`'s slices of the model, copied out once: the embedding dimensions and dense neurons its
@@ -25,7 +27,9 @@ Shard SplitMachine::make_shard(const NextWordModel& model, int gpu) const {
     s.first_layer = first(s.c.stage);
     s.last_layer = last(s.c.stage);
     for (int l = s.first_layer; l <= s.last_layer; ++l) {
-        const NeuronRange own = tensor_range(m_layers, l, s.c.tensor, m_d.tensor);
+        // FSDP's shards are cut along the neurons as tensor parallel's slices are, one per data rank.
+        const NeuronRange own = m_d.sharded ? tensor_range(m_layers, l, s.c.data, m_d.data)
+                                            : tensor_range(m_layers, l, s.c.tensor, m_d.tensor);
         if (l == 0) {
             s.embedding_own = own;
             s.dims_first = own.first / context_words;
@@ -68,6 +72,7 @@ void SplitMachine::record(StepPhase ph, ExchangeOp op, int layer, std::vector<in
 // [SECTION] forward --------------------------------------------------------------------------
 
 Mat SplitMachine::micro_batch(int dr, std::span<const Example> rows, bool train, double* loss_sum) {
+    if (m_d.sharded) return sharded_micro_batch(dr, rows, train, loss_sum);
     const int T = m_d.tensor;
     std::vector<Mat> cur(static_cast<std::size_t>(T));
     for (int st = 0; st < m_d.pipeline; ++st) {
@@ -136,6 +141,7 @@ std::vector<Mat> SplitMachine::gather(int dr, int st, int layer, std::vector<Mat
 // [SECTION] gradients ------------------------------------------------------------------------
 
 void SplitMachine::all_reduce_gradients() {
+    if (m_d.sharded) return reduce_scatter_shards();
     if (m_d.data <= 1) return;
     for (int st = 0; st < m_d.pipeline; ++st)
         for (int t = 0; t < m_d.tensor; ++t) {
@@ -167,7 +173,7 @@ NextWordModel SplitMachine::gathered_gradient(const NextWordModel& shape, float 
     NextWordModel g = shape;
     std::fill(g.embeddings.begin(), g.embeddings.end(), 0.0f);
     for (const Shard& s : m_shards) {
-        if (s.c.data != 0) continue;
+        if (s.c.data != 0 && !m_d.sharded) continue;  // copies beyond the first hold the same; FSDP's shards differ
         for (int tok = 0; tok < vocabulary_size() && s.dims > 0; ++tok)
             for (int k = 0; k < s.dims; ++k)
                 g.embeddings[static_cast<std::size_t>(tok * embedding_dims + s.dims_first + k)] =

@@ -60,7 +60,8 @@ public:
     /// tensor rank 0 of the last stage holds them). With `train`, also the backward pass,
     /// adding to each GPU's gradients and to `loss_sum`.
     Mat micro_batch(int dr, std::span<const Example> rows, bool train, double* loss_sum);
-    /// Data-parallel copies add their gradients (all-reduce, summing copy 0, 1, ... in order).
+    /// Data-parallel copies add their gradients (all-reduce, summing copy 0, 1, ... in order);
+    /// FSDP's GPUs reduce-scatter theirs instead, each keeping its own shard's sum.
     void all_reduce_gradients();
     /// The model-shaped gradient assembled from copy 0's slices, times `scale`.
     NextWordModel gathered_gradient(const NextWordModel& shape, float scale) const;
@@ -79,6 +80,15 @@ private:
     Mat layer_forward(Shard& sh, int layer, std::span<const Example> rows, const Mat& in, bool train) const;
     std::vector<Mat> gather(int dr, int st, int layer, std::vector<Mat> slices);
 
+    // FSDP (split_machine_sharded.cpp): each GPU holds shard `data rank` of every layer, borrows the
+    // whole layer from every GPU's shard to compute it, and keeps the whole layer's gradient only
+    // until the reduce-scatter.
+    Mat sharded_micro_batch(int dr, std::span<const Example> rows, bool train, double* loss_sum);
+    Shard borrow(int dr, int layer, StepPhase phase);
+    void sharded_backward(int dr, std::span<const Example> rows, const Mat& logits, double* loss_sum);
+    void reduce_scatter_shards();
+    std::vector<int> all_gpus() const;
+
     // Backward (split_machine_backward.cpp).
     void backward(int dr, std::span<const Example> rows, const std::vector<Mat>& logits, double* loss_sum);
     std::vector<Mat> output_gradients(std::span<const Example> rows, const std::vector<Mat>& logits,
@@ -90,6 +100,16 @@ private:
     std::vector<LayerInfo> m_layers;
     std::vector<int> m_starts;
     std::vector<Shard> m_shards;
+    /// FSDP: per GPU, the whole of each borrowed layer's gradient (index layer - 1) and of the
+    /// embedding table's, summed over its micro-batches until the reduce-scatter.
+    std::vector<std::vector<DenseLayer>> m_whole_grads;
+    std::vector<std::vector<float>> m_whole_table_grads;
 };
+
+/// One GPU's backward through its neurons of a dense layer: adds to its weight and bias gradients
+/// and returns its partial sums of the gradient for every input (split_machine_backward.cpp).
+Mat dense_backward(Shard::Layer& x, const Mat& in, const Mat& dy);
+/// The embedding's gradient: each value's gradient goes to the table row of its word.
+void embedding_backward(Shard& sh, std::span<const Example> rows, const Mat& d);
 
 }  // namespace m2m::core::split_detail

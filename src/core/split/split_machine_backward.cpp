@@ -7,10 +7,7 @@
 
 namespace m2m::core::split_detail {
 
-namespace {
-
-// One GPU's backward through its neurons of a dense layer: adds to its weight and bias gradients
-// and returns its partial sums of the gradient for every input (every neuron touches every input).
+// Every neuron touches every input, so each adds to the gradient of all of them.
 Mat dense_backward(Shard::Layer& x, const Mat& in, const Mat& dy) {
     const int n = dy.rows, inputs = x.part.inputs;
     Mat dx(n, inputs);
@@ -28,7 +25,6 @@ Mat dense_backward(Shard::Layer& x, const Mat& in, const Mat& dy) {
     return dx;
 }
 
-// The embedding's gradient: each value's gradient goes to the table row of its word.
 void embedding_backward(Shard& sh, std::span<const Example> rows, const Mat& d) {
     for (int r = 0; r < d.rows; ++r)
         for (int k = 0; k < sh.embedding_own.count; ++k) {
@@ -38,8 +34,6 @@ void embedding_backward(Shard& sh, std::span<const Example> rows, const Mat& d) 
             sh.table_grad[static_cast<std::size_t>(tok * sh.dims + dim)] += d.row(r)[k];
         }
 }
-
-}  // namespace
 
 void SplitMachine::backward(int dr, std::span<const Example> rows, const std::vector<Mat>& logits, double* loss_sum) {
     const int T = m_d.tensor;

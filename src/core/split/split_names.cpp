@@ -13,6 +13,7 @@ std::string_view strategy_name(Strategy s) {
         case Strategy::tensor: return "tensor";
         case Strategy::pipeline: return "pipeline";
         case Strategy::three_d: return "3d";
+        case Strategy::fsdp: return "fsdp";
     }
     return "?";
 }
@@ -23,12 +24,13 @@ std::string_view strategy_label(Strategy s) {
         case Strategy::tensor: return "tensor parallel";
         case Strategy::pipeline: return "pipeline parallel";
         case Strategy::three_d: return "3D parallel (data x tensor x pipeline)";
+        case Strategy::fsdp: return "fully sharded data parallel (FSDP)";
     }
     return "?";
 }
 
 std::optional<Strategy> parse_strategy(std::string_view name) {
-    for (Strategy s : {Strategy::data, Strategy::tensor, Strategy::pipeline, Strategy::three_d})
+    for (Strategy s : all_strategies)
         if (strategy_name(s) == name) return s;
     return std::nullopt;
 }
@@ -103,6 +105,7 @@ SplitDegrees split_degrees(Strategy s, int gpus) {
         case Strategy::tensor: return {1, gpus, 1};
         case Strategy::pipeline: return {1, 1, gpus};
         case Strategy::three_d: return {2, 2, 2};
+        case Strategy::fsdp: return {gpus, 1, 1, true};
     }
     return {};
 }
@@ -120,6 +123,29 @@ std::string list_ints(const std::vector<int>& v) {
 
 bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
+// Why the strategy takes only some GPU counts: the first half of check_split's sentence.
+std::string gpu_count_reason(Strategy s) {
+    switch (s) {
+        case Strategy::data:
+            return "data parallel gives every GPU an equal share of the step's " + std::to_string(step_prompts) +
+                   " prompts";
+        case Strategy::tensor:
+            return "tensor parallel gives every GPU an equal slice of every layer (" +
+                   std::to_string(embedding_dims) + " embedding dimensions, " + std::to_string(hidden_width) +
+                   " hidden and " + std::to_string(output_words()) + " output neurons)";
+        case Strategy::pipeline:
+            return "pipeline parallel gives every GPU an equal run of the " + std::to_string(dense_layer_count) +
+                   " weight layers (the embedding goes with the first)";
+        case Strategy::three_d: return "3d splits 2 ways in data, tensor and pipeline: 2 x 2 x 2 GPUs";
+        case Strategy::fsdp:
+            return "FSDP gives every GPU an equal share of the step's " + std::to_string(step_prompts) +
+                   " prompts and an equal shard of every layer (" + std::to_string(embedding_dims) +
+                   " embedding dimensions, " + std::to_string(hidden_width) + " hidden and " +
+                   std::to_string(output_words()) + " output neurons)";
+    }
+    return "?";
+}
+
 }  // namespace
 
 std::vector<int> accepted_gpu_counts(Strategy s) {
@@ -135,6 +161,10 @@ std::vector<int> accepted_gpu_counts(Strategy s) {
                 break;
             case Strategy::pipeline: ok = dense_layer_count % g == 0; break;
             case Strategy::three_d: ok = g == 8; break;
+            // Data parallel's prompts, and shards cut along every layer's neurons as tensor's slices are.
+            case Strategy::fsdp:
+                ok = step_prompts % g == 0 && embedding_dims % g == 0 && hidden_width % g == 0 && output_words() % g == 0;
+                break;
         }
         if (ok) out.push_back(g);
     }
@@ -153,25 +183,8 @@ std::vector<int> accepted_micro_batches(const SplitSetup& setup) {
 
 std::optional<SplitProblem> check_split(const SplitSetup& setup, bool check_hardware) {
     const std::vector<int> accepted = accepted_gpu_counts(setup.strategy);
-    const std::string label(strategy_label(setup.strategy));
     if (setup.gpus < 1 || setup.gpus > max_split_gpus || !contains(accepted, setup.gpus)) {
-        std::string why;
-        switch (setup.strategy) {
-            case Strategy::data:
-                why = "data parallel gives every GPU an equal share of the step's " + std::to_string(step_prompts) +
-                      " prompts";
-                break;
-            case Strategy::tensor:
-                why = "tensor parallel gives every GPU an equal slice of every layer (" +
-                      std::to_string(embedding_dims) + " embedding dimensions, " + std::to_string(hidden_width) +
-                      " hidden and " + std::to_string(output_words()) + " output neurons)";
-                break;
-            case Strategy::pipeline:
-                why = "pipeline parallel gives every GPU an equal run of the " + std::to_string(dense_layer_count) +
-                      " weight layers (the embedding goes with the first)";
-                break;
-            case Strategy::three_d: why = "3d splits 2 ways in data, tensor and pipeline: 2 x 2 x 2 GPUs"; break;
-        }
+        const std::string why = gpu_count_reason(setup.strategy);
         return SplitProblem{SplitField::gpus, why + ", so it takes " + list_ints(accepted) + " GPUs (got " +
                                                   std::to_string(setup.gpus) + ")"};
     }

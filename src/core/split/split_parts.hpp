@@ -49,11 +49,31 @@ int stage_last(const std::vector<int>& starts, int layer_count, int stage);
 /// "3" or "0-11": a neuron range as the sentences write it.
 std::string range_text(const NeuronRange& r);
 
+/// One kernel or exchange of the step as added to the work graph (split_step.cpp).
+struct KernelRecord {
+    TaskId task;
+    StepTaskKind kind;
+    int gpu;
+    int layer;
+    int micro_batch;
+};
+struct CommRecord {
+    TaskId start;
+    TaskId finish;
+    int exchange;
+    int micro_batch;
+};
+
 /// The exchanges of one step (split_exchanges.cpp), from the plan's degrees, layers and holdings.
 std::vector<Exchange> plan_exchanges(const SplitResult& r);
 /// Times every exchange on Lesson 2's cluster, builds the step's work graph, schedules it and
 /// fills r.step (split_step.cpp).
 void run_step(SplitResult& r);
+/// Each exchange on idle links, for the exchange list: a send's route, a collective's ring.
+void time_exchanges(SplitResult& r, const Cluster& cluster);
+/// Every GPU's row of the scheduled step: its tasks, idle gaps and time split (split_step_rows.cpp).
+void summarise_rows(const SplitResult& plan, const std::vector<KernelRecord>& kernels, const std::vector<CommRecord>& comms,
+                    StepTimeline& out);
 
 /// The plan told in sentences (split_sentences.cpp).
 std::string gpu_sentence(const SplitResult& r, const GpuHolding& g);

@@ -1,5 +1,6 @@
 // Lesson 3's plan of a split: which GPU holds which layers and neurons, its bytes, and the
 // exchanges and sentences of one step (no timeline: that is split_step.cpp).
+#include <algorithm>
 #include <stdexcept>
 
 #include "m2m/core/split/split.hpp"
@@ -75,18 +76,26 @@ GpuHolding holding(const NextWordModel& model, const SplitResult& r, int g) {
     // of them on stage s with 1F1B (Narayanan et al. 2021).
     const int kept = static_cast<int>(activations_in_flight(r.setup.schedule, d.pipeline, c.stage, r.micro_batches));
     h.rows_in_flight = kept * (h.prompts / r.micro_batches);
-    std::int64_t saved_values = 0;
+    std::int64_t saved_values = 0, widest_layer = 0;
     for (int l = 0; l < layers; ++l) {
+        const LayerInfo& info = r.layers[static_cast<std::size_t>(l)];
         const bool held = l >= h.first_layer && l <= h.last_layer;
-        const NeuronRange n = held ? tensor_range(r.layers, l, c.tensor, d.tensor) : NeuronRange{};
+        // FSDP keeps shard c.data of every layer, cut along the neurons as tensor parallel's slices are.
+        const NeuronRange n = d.sharded ? tensor_range(r.layers, l, c.data, d.data)
+                              : held    ? tensor_range(r.layers, l, c.tensor, d.tensor)
+                                        : NeuronRange{};
         h.neurons.push_back(n);
         h.layer_parameters.push_back(layer_params_held(model, l, n));
         h.neuron_count += n.count;
         h.parameters += h.layer_parameters.back();
-        // Each layer keeps its full input (dW = dY^T X needs it) and its own outputs
-        // (the ReLU's on/off pattern): (inputs + own outputs) values per prompt.
-        if (held) saved_values += r.layers[static_cast<std::size_t>(l)].inputs + n.count;
+        widest_layer = std::max(widest_layer, info.parameters);
+        // Each layer keeps its full input (dW = dY^T X needs it) and the outputs it computes (the
+        // ReLU's on/off pattern): (inputs + outputs) values per prompt. FSDP computes every neuron.
+        if (held) saved_values += info.inputs + (d.sharded ? info.neurons : n.count);
     }
+    // FSDP borrows one whole layer at a time: its bf16 weights, and its bf16 gradient until the
+    // reduce-scatter leaves only the shard's (Rajbhandari et al. 2020, ZeRO-3's temporary buffers).
+    if (d.sharded && d.data > 1) h.bytes.borrowed = widest_layer * (weight_bytes_per_parameter + gradient_bytes_per_parameter);
     h.bytes.weights = h.parameters * weight_bytes_per_parameter;
     h.bytes.gradients = h.parameters * gradient_bytes_per_parameter;
     h.bytes.optimizer = h.parameters * optimizer_bytes_per_parameter;

@@ -58,7 +58,9 @@ std::string gpu_sentence(const SplitResult& r, const GpuHolding& g) {
          " in all (weights " + format_bytes(static_cast<double>(g.bytes.weights)) + ", gradients " +
          format_bytes(static_cast<double>(g.bytes.gradients)) + ", Adam state " +
          format_bytes(static_cast<double>(g.bytes.optimizer)) + ", activations " +
-         format_bytes(static_cast<double>(g.bytes.activations)) + "); " +
+         format_bytes(static_cast<double>(g.bytes.activations)) +
+         (g.bytes.borrowed > 0 ? ", and room for one borrowed layer, " + format_bytes(static_cast<double>(g.bytes.borrowed)) : "") +
+         "); " +
          (g.prompts == step_prompts ? "all " + std::to_string(step_prompts) + " prompts of the step pass through it."
                                     : "it computes " + std::to_string(g.prompts) + " of the step's " +
                                           std::to_string(step_prompts) + " prompts.");
@@ -83,6 +85,9 @@ std::string holds_sentence(const SplitResult& r) {
         what = "a 1/" + std::to_string(d.tensor) + " slice of every layer's neurons";
     else if (d.pipeline > 1)
         what = "whole layers in a row (" + stage_list(r) + ")";
+    else if (d.sharded && d.data > 1)
+        what = "a 1/" + std::to_string(d.data) + " shard of every layer, borrowing the rest of each layer from the "
+               "others only while it computes that layer";
     else
         what = "the whole network";
     const std::string params = lo == total ? "all " + format_count(total) + " parameters"
@@ -93,7 +98,10 @@ std::string holds_sentence(const SplitResult& r) {
                     format_bytes(static_cast<double>(most)) +
                     " with their gradients, Adam state and saved activations); ";
     const int prompts = step_prompts / d.data;
-    if (d.data > 1)
+    if (d.data > 1 && d.sharded)
+        s += "the whole network passes through every GPU but none keeps it; each works on its own " +
+             std::to_string(prompts) + " of the step's " + std::to_string(step_prompts) + " prompts";
+    else if (d.data > 1)
         s += "it is one of " + std::to_string(d.data) + " copies, each working on its own " + std::to_string(prompts) +
              " of the step's " + std::to_string(step_prompts) + " prompts";
     else
@@ -114,13 +122,20 @@ std::string exchange_sentence(const SplitResult& r, bool with_bytes) {
         (e.op == ExchangeOp::all_gather ? ag : e.op == ExchangeOp::reduce_scatter ? rs : e.op == ExchangeOp::send ? sends : ar) +=
             e.times;
         (e.link == LinkType::infiniband ? ib : nv) = true;
-        const std::string kind =
-            e.op == ExchangeOp::send ? "pipeline sends" : e.op == ExchangeOp::all_reduce ? "gradient all-reduces" : "tensor-parallel collectives";
+        const std::string kind = e.op == ExchangeOp::send         ? "pipeline sends"
+                                 : e.op == ExchangeOp::all_reduce ? "gradient all-reduces"
+                                 : r.degrees.sharded              ? "FSDP's collectives"
+                                                                  : "tensor-parallel collectives";
         if (e.link == LinkType::infiniband && std::find(on_ib.begin(), on_ib.end(), kind) == on_ib.end())
             on_ib.push_back(kind);
     }
     std::vector<std::string> parts;
-    if (ag + rs > 0)
+    if (r.degrees.sharded)
+        parts.push_back("every layer's weights, gathered from the shards before the layer computes going forward and "
+                        "again going back (" + format_counted(ag, "all-gather", "all-gathers") +
+                        "), and the gradients of its weights, summed with each GPU keeping its own shard's (" +
+                        format_counted(rs, "reduce-scatter", "reduce-scatters") + ")");
+    else if (ag + rs > 0)
         parts.push_back("every layer's outputs going forward (" + format_counted(ag, "all-gather", "all-gathers") +
                         ") and the gradients for them coming back (" + format_counted(rs, "reduce-scatter", "reduce-scatters") + ")");
     if (sends > 0)
@@ -154,7 +169,16 @@ std::string why_sentence(const SplitResult& r) {
                         "while the first micro-batches fill the pipeline and the last ones drain it, some stages wait: "
                         "the bubble, (p-1)/(m+p-1) = " +
                         format_percent(r.bubble_fraction, 0) + " of the step here.");
-    if (d.data > 1)
+    if (d.data > 1 && d.sharded)
+        parts.push_back("FSDP keeps only a 1/" + std::to_string(d.data) +
+                        " shard of every layer's weights, gradients and Adam state on each GPU, so the model's memory is "
+                        "divided among them. The price: before a layer computes, going forward and again going back, its "
+                        "GPUs all-gather its full weights, and free them after; once its backward is done they "
+                        "reduce-scatter its gradient, so each gets the sum for its own shard, all its Adam step needs. "
+                        "That is three collectives of the weights' size where data parallel's all-reduce costs two (a "
+                        "reduce-scatter and an all-gather): 1.5 times the bytes on the wires. Real FSDP fetches the next "
+                        "layer's weights while this one computes; here each gather waits, so you see every one.");
+    else if (d.data > 1)
         parts.push_back("Data parallel all-reduces the gradients because each copy learned from different prompts: "
                         "adding them gives every copy the same total, so all copies take the same step and stay "
                         "identical.");

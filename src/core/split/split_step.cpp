@@ -1,7 +1,8 @@
 // One training step of Lesson 3's split on the shared scheduler: every kernel, collective and
-// send of every micro-batch on Lesson 2's cluster, in each stage's pipeline order.
+// send of every micro-batch on Lesson 2's cluster, in each stage's pipeline order (each GPU's row
+// of it is split_step_rows.cpp).
 //
-// [SECTION] kernel times   [SECTION] the step's work graph   [SECTION] each GPU's row
+// [SECTION] kernel times   [SECTION] the step's work graph   [SECTION] FSDP's step
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -53,20 +54,6 @@ double update_seconds(const SplitSetup& h, std::int64_t params) {
 
 // [SECTION] the step's work graph -----------------------------------------------------------
 
-struct KernelRecord {
-    TaskId task;
-    StepTaskKind kind;
-    int gpu;
-    int layer;
-    int micro_batch;
-};
-struct CommRecord {
-    TaskId start;
-    TaskId finish;
-    int exchange;
-    int micro_batch;
-};
-
 class StepBuilder {
 public:
     StepBuilder(const SplitResult& plan, const Cluster& cluster, WorkGraph& graph)
@@ -77,6 +64,10 @@ public:
         for (int g = 0; g < gpus; ++g) m_g.add_pool("GPU " + std::to_string(g), ResourceKind::gpu_core, 1);
         m_pools.emplace(m_cluster, m_g);
         m_last_kernel.assign(static_cast<std::size_t>(gpus), std::nullopt);
+        if (m_d.sharded) {
+            sharded_step();
+            return;
+        }
         std::vector<std::vector<PipelinePass>> orders;
         for (int st = 0; st < m_d.pipeline; ++st)
             orders.push_back(stage_order(m_plan.setup.schedule, m_d.pipeline, st, m_plan.micro_batches));
@@ -256,6 +247,50 @@ private:
             }
     }
 
+    // [SECTION] FSDP's step --------------------------------------------------------------------
+
+    // Every GPU runs every layer on its own prompts. Before each layer, forward and then backward,
+    // the GPUs all-gather its weights once each has finished the layer before: the toy gathers
+    // just in time, one layer at a time (real FSDP prefetches the next layer's weights while this
+    // one computes, hiding much of it). After each backward the layer's gradient is reduce-scattered,
+    // overlapping the backward of the layers below; each GPU's Adam step waits for them all.
+    void sharded_step() {
+        const int layers = static_cast<int>(m_plan.layers.size());
+        std::vector<int> all;
+        for (int g = 0; g < m_d.data; ++g) all.push_back(g);
+        std::vector<TaskId> reduced;
+        for (int l = 0; l < layers; ++l) sharded_pass(all, true, l, reduced);
+        for (int l = layers - 1; l >= 0; --l) sharded_pass(all, false, l, reduced);
+        for (int g : all) {
+            const TaskId t = kernel(g, update_seconds(m_plan.setup, m_plan.gpus[static_cast<std::size_t>(g)].parameters),
+                                    StepTaskKind::update, -1, 0, {});
+            for (TaskId r : reduced) m_g.add_dependency(r, t);
+        }
+    }
+
+    void sharded_pass(const std::vector<int>& all, bool forward, int l, std::vector<TaskId>& reduced) {
+        const StepPhase phase = forward ? StepPhase::forward : StepPhase::backward;
+        std::optional<TaskId> weights;
+        if (all.size() > 1) {
+            std::vector<TaskId> after;
+            for (int g : all)
+                if (const auto& last = m_last_kernel[static_cast<std::size_t>(g)]) after.push_back(*last);
+            const int ex = exchange_index(phase, ExchangeOp::all_gather, l, all.front());
+            weights = collective(CollectiveOp::all_gather, all, m_plan.exchanges[static_cast<std::size_t>(ex)].bytes, after, ex, 0);
+        }
+        std::vector<TaskId> done;
+        for (int g : all) {
+            const double sec = forward ? forward_seconds(m_plan.setup, m_plan.layers, l, own(l), rows())
+                                       : backward_seconds(m_plan.setup, m_plan.layers, l, own(l), rows());
+            const StepTaskKind kind = forward ? StepTaskKind::forward : StepTaskKind::backward;
+            done.push_back(weights ? kernel(g, sec, kind, l, 0, {*weights}) : kernel(g, sec, kind, l, 0, {}));
+        }
+        if (forward || all.size() < 2) return;
+        const int ex = exchange_index(phase, ExchangeOp::reduce_scatter, l, all.front());
+        reduced.push_back(
+            collective(CollectiveOp::reduce_scatter, all, m_plan.exchanges[static_cast<std::size_t>(ex)].bytes, done, ex, 0));
+    }
+
     const SplitResult& m_plan;
     SplitDegrees m_d;
     WorkGraph& m_g;
@@ -267,96 +302,6 @@ private:
     std::set<std::pair<int, int>> m_fwd_sent, m_bwd_sent;                     // (stage, mb) added
 };
 
-// [SECTION] each GPU's row ------------------------------------------------------------------
-
-// Length of the union of [start, end) intervals.
-SimTime union_length(std::vector<std::pair<SimTime, SimTime>> v) {
-    std::sort(v.begin(), v.end());
-    SimTime total = 0, cur_s = 0, cur_e = -1;
-    for (auto [s, e] : v) {
-        if (e <= s) continue;
-        if (s > cur_e) {
-            if (cur_e > cur_s) total += cur_e - cur_s;
-            cur_s = s;
-            cur_e = e;
-        } else {
-            cur_e = std::max(cur_e, e);
-        }
-    }
-    if (cur_e > cur_s) total += cur_e - cur_s;
-    return total;
-}
-
-void summarise_rows(const SplitResult& plan, const StepBuilder& b, StepTimeline& out) {
-    const int gpus = plan.degrees.gpus();
-    const Timeline& tl = out.timeline;
-    out.step_time = tl.makespan;
-    out.step_time_s = static_cast<double>(tl.makespan) / picoseconds_per_second;
-    out.gpus.assign(static_cast<std::size_t>(gpus), GpuTimeline{});
-    for (int g = 0; g < gpus; ++g) out.gpus[static_cast<std::size_t>(g)].gpu = g;
-    for (const KernelRecord& k : b.kernels) {
-        const TaskRun& r = tl.runs[k.task];
-        out.gpus[static_cast<std::size_t>(k.gpu)].tasks.push_back({k.kind, k.gpu, k.layer, k.micro_batch, -1, r.start, r.end});
-    }
-    for (const CommRecord& c : b.comms) {
-        const Exchange& e = plan.exchanges[static_cast<std::size_t>(c.exchange)];
-        const SimTime s = tl.runs[c.start].start, en = tl.runs[c.finish].end;
-        for (int g : e.gpus)
-            out.gpus[static_cast<std::size_t>(g)].tasks.push_back(
-                {StepTaskKind::communication, g, e.layer, c.micro_batch, c.exchange, s, en});
-    }
-    double compute = 0, comm = 0, idle = 0;
-    for (GpuTimeline& row : out.gpus) {
-        std::vector<std::pair<SimTime, SimTime>> kern, busy;
-        for (const StepTask& t : row.tasks) {
-            busy.emplace_back(t.start, t.end);
-            if (t.kind != StepTaskKind::communication) kern.emplace_back(t.start, t.end);
-        }
-        const SimTime k = union_length(kern), all = union_length(busy);
-        // Idle gaps: stretches where the GPU neither computes nor exchanges.
-        std::sort(busy.begin(), busy.end());
-        SimTime cursor = 0;
-        for (auto [s, e] : busy) {
-            if (s > cursor) row.tasks.push_back({StepTaskKind::idle, row.gpu, -1, -1, -1, cursor, s});
-            cursor = std::max(cursor, e);
-        }
-        if (cursor < out.step_time) row.tasks.push_back({StepTaskKind::idle, row.gpu, -1, -1, -1, cursor, out.step_time});
-        std::stable_sort(row.tasks.begin(), row.tasks.end(),
-                         [](const StepTask& a, const StepTask& c) { return a.start < c.start; });
-        row.compute_s = static_cast<double>(k) / picoseconds_per_second;
-        row.communication_s = static_cast<double>(all - k) / picoseconds_per_second;
-        row.idle_s = static_cast<double>(out.step_time - all) / picoseconds_per_second;
-        compute += row.compute_s;
-        comm += row.communication_s;
-        idle += row.idle_s;
-    }
-    out.compute_s = compute / gpus;
-    out.communication_s = comm / gpus;
-    out.idle_s = idle / gpus;
-    out.idle_fraction = out.step_time_s > 0 ? out.idle_s / out.step_time_s : 0.0;
-}
-
-// Each exchange on idle links, for the exchange list: a send's route, a collective's ring.
-void time_exchanges(SplitResult& r, const Cluster& cluster) {
-    for (Exchange& e : r.exchanges) {
-        if (e.op == ExchangeOp::send) {
-            const Route route = cluster.route(cluster_gpu_of(r.setup, e.gpus[0]), cluster_gpu_of(r.setup, e.gpus[1]));
-            e.link = route.type;
-            e.seconds = transfer_seconds(route, static_cast<double>(e.bytes));
-        } else {
-            CollectiveSetup cs;
-            cs.op = e.op == ExchangeOp::all_reduce   ? CollectiveOp::all_reduce
-                    : e.op == ExchangeOp::all_gather ? CollectiveOp::all_gather
-                                                     : CollectiveOp::reduce_scatter;
-            cs.bytes = e.bytes;
-            for (int g : e.gpus) cs.group.push_back(cluster_gpu_of(r.setup, g));
-            const CollectiveResult c = run_collective(cluster, cs);
-            e.link = c.slowest;
-            e.seconds = c.time_s;
-        }
-    }
-}
-
 }  // namespace
 
 void split_detail::run_step(SplitResult& r) {
@@ -365,7 +310,7 @@ void split_detail::run_step(SplitResult& r) {
     StepBuilder builder(r, cluster, r.step.graph);
     builder.build();
     r.step.timeline = schedule(r.step.graph);
-    summarise_rows(r, builder, r.step);
+    summarise_rows(r, builder.kernels, builder.comms, r.step);
 }
 
 }  // namespace m2m::core

@@ -72,6 +72,37 @@ NetLayout layout_net(const std::vector<core::LayerInfo>& layers, float left, flo
     return n;
 }
 
+// One layer's column: the neurons in `held` drawn `on`, the rest `rest` (faint, or lit while borrowed).
+void draw_column(ImDrawList* dl, const NetLayout& n, int l, core::NeuronRange r, bool per_neuron, ImU32 on, ImU32 rest) {
+    const int count = (*n.layers)[static_cast<std::size_t>(l)].neurons;
+    const float x0 = n.col_x(l), x1 = x0 + n.col_w;
+    if (per_neuron) {  // room for every neuron: one small square each
+        for (int i = 0; i < count; ++i) {
+            const float yy = n.neuron_y(l, i);
+            dl->AddRectFilled(ImVec2(x0, yy), ImVec2(x1, yy + n.pitch - 1.0f), r.contains(i) ? on : rest);
+        }
+        return;
+    }
+    // Too small: the held run and the runs around it, three rectangles at most.
+    if (r.first > 0) dl->AddRectFilled(ImVec2(x0, n.neuron_y(l, 0)), ImVec2(x1, n.neuron_y(l, r.first)), rest);
+    if (r.count > 0) dl->AddRectFilled(ImVec2(x0, n.neuron_y(l, r.first)), ImVec2(x1, n.neuron_y(l, r.end())), on);
+    if (r.end() < count) dl->AddRectFilled(ImVec2(x0, n.neuron_y(l, r.end())), ImVec2(x1, n.neuron_y(l, count)), rest);
+}
+
+// The layer names under the columns, dimmer under the layers this GPU holds nothing of.
+void draw_layer_labels(ImDrawList* dl, const NetLayout& n, const std::vector<core::NeuronRange>& held, ImVec2 a, ImVec2 b,
+                       float y, ImU32 colour) {
+    const float pad = ImGui::GetFontSize() * 0.4f;
+    for (int l = 0; l < static_cast<int>(n.layers->size()); ++l) {
+        const std::string& name = (*n.layers)[static_cast<std::size_t>(l)].name;
+        const std::string text = n.labels == 2 ? name : short_layer_name(name);
+        const float tw = ImGui::CalcTextSize(text.c_str()).x;
+        const float cx = n.col_x(l) + n.col_w * 0.5f;
+        dl->AddText(ImVec2(std::clamp(cx - tw * 0.5f, a.x + pad, b.x - pad - tw), y + ImGui::GetFontSize() * 0.1f),
+                    held[static_cast<std::size_t>(l)].count > 0 ? colour : ui::fade(colour, 0.5f), text.c_str());
+    }
+}
+
 }  // namespace
 
 // [SECTION] the cards -----------------------------------------------------------------------
@@ -156,7 +187,8 @@ float SplitPanel::draw_card_header(int g, const core::GpuCardMoment& m, ImVec2 a
 // [SECTION] the network ---------------------------------------------------------------------
 
 // One column per layer; the neurons this GPU holds solid, the others faint; the layer its kernel
-// works on in the kernel's colour, and the values an exchange moves outlined in its link's.
+// works on in the kernel's colour, and the values an exchange moves outlined in its link's. FSDP's
+// borrowed layer shows whole: the other shards lit, in the link's colour while they arrive.
 void SplitPanel::draw_card_network(const core::GpuCardMoment& m, ImVec2 a, ImVec2 b, float y) {
     const auto& th = m_ctx.view.theme;
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -175,9 +207,14 @@ void SplitPanel::draw_card_network(const core::GpuCardMoment& m, ImVec2 a, ImVec
     for (const core::LayerInfo& l : layers) neurons += l.neurons;
     const bool per_neuron = n.pitch >= 4.0f && neurons * static_cast<int>(m_result.gpus.size()) <= max_neuron_squares;
     const ImU32 faint = ui::fade(th.idle, 0.55f), solid = ui::fade(th.gpu, 0.6f);
-    // Bands first: each neuron it holds reads every value of the layer before.
+    const ImU32 lit = m.borrowed_arriving ? ui::fade(th.link(m.borrowed_link), 0.6f) : ui::fade(kernel_colour, 0.45f);
+    const bool sharded = m_result.degrees.sharded && m_result.degrees.data > 1;
+    // Bands first: each neuron it computes reads every value of the layer before (FSDP: every
+    // neuron of the layer it has borrowed, and no other).
     for (int l = 1; l < static_cast<int>(layers.size()); ++l) {
-        const core::NeuronRange r = held[static_cast<std::size_t>(l)];
+        const core::NeuronRange r = !sharded ? held[static_cast<std::size_t>(l)]
+                                    : l == m.borrowed_layer ? core::NeuronRange{0, layers[static_cast<std::size_t>(l)].neurons}
+                                                            : core::NeuronRange{};
         if (r.count == 0) continue;
         const int prev = layers[static_cast<std::size_t>(l - 1)].neurons;
         const ImU32 c = l == m.active_layer ? ui::fade(kernel_colour, 0.35f) : ui::fade(th.gpu, 0.12f);
@@ -185,36 +222,18 @@ void SplitPanel::draw_card_network(const core::GpuCardMoment& m, ImVec2 a, ImVec
                           ImVec2(n.col_x(l), n.neuron_y(l, r.end())), ImVec2(n.col_x(l - 1) + n.col_w, n.neuron_y(l - 1, prev)), c);
     }
     for (int l = 0; l < static_cast<int>(layers.size()); ++l) {
-        const int count = layers[static_cast<std::size_t>(l)].neurons;
         const core::NeuronRange r = held[static_cast<std::size_t>(l)];
-        const float x0 = n.col_x(l), x1 = x0 + n.col_w;
         const ImU32 on = (l == m.active_layer || (m.updating && r.count > 0)) ? kernel_colour : solid;
-        if (per_neuron) {  // room for every neuron: one small square each
-            for (int i = 0; i < count; ++i) {
-                const float yy = n.neuron_y(l, i);
-                dl->AddRectFilled(ImVec2(x0, yy), ImVec2(x1, yy + n.pitch - 1.0f), r.contains(i) ? on : faint);
-            }
-        } else {  // too small: the held run and the runs around it, three rectangles at most
-            if (r.first > 0) dl->AddRectFilled(ImVec2(x0, n.neuron_y(l, 0)), ImVec2(x1, n.neuron_y(l, r.first)), faint);
-            if (r.count > 0) dl->AddRectFilled(ImVec2(x0, n.neuron_y(l, r.first)), ImVec2(x1, n.neuron_y(l, r.end())), on);
-            if (r.end() < count) dl->AddRectFilled(ImVec2(x0, n.neuron_y(l, r.end())), ImVec2(x1, n.neuron_y(l, count)), faint);
-        }
-        if (m.exchange && m.exchange->layer == l)  // the values this exchange moves
-            dl->AddRect(ImVec2(x0 - 3, n.neuron_y(l, 0) - 3), ImVec2(x1 + 3, n.neuron_y(l, count) + 2), th.link(m.exchange->link),
-                        2.0f, 0, 2.5f);
+        draw_column(dl, n, l, r, per_neuron, on, l == m.borrowed_layer ? lit : faint);
+        if (m.exchange && m.exchange->layer == l)  // the values (FSDP: the weights) this exchange moves
+            dl->AddRect(ImVec2(n.col_x(l) - 3, n.neuron_y(l, 0) - 3),
+                        ImVec2(n.col_x(l) + n.col_w + 3, n.neuron_y(l, layers[static_cast<std::size_t>(l)].neurons) + 2),
+                        th.link(m.exchange->link), 2.0f, 0, 2.5f);
     }
     if (m.exchange && m.exchange->layer < 0)  // gradients of every parameter it holds
         dl->AddRect(ImVec2(a.x + pad * 0.5f, net_top - 2), ImVec2(b.x - pad * 0.5f, net_bottom + 2), th.link(m.exchange->link),
                     3.0f, 0, 2.0f);
-    if (n.labels == 0) return;
-    for (int l = 0; l < static_cast<int>(layers.size()); ++l) {
-        const std::string& name = layers[static_cast<std::size_t>(l)].name;
-        const std::string text = n.labels == 2 ? name : short_layer_name(name);
-        const float tw = ImGui::CalcTextSize(text.c_str()).x;
-        const float cx = n.col_x(l) + n.col_w * 0.5f;
-        dl->AddText(ImVec2(std::clamp(cx - tw * 0.5f, a.x + pad, b.x - pad - tw), net_bottom + fs * 0.1f),
-                    held[static_cast<std::size_t>(l)].count > 0 ? th.text_dim : ui::fade(th.text_dim, 0.5f), text.c_str());
-    }
+    if (n.labels > 0) draw_layer_labels(dl, n, held, a, b, net_bottom, th.text_dim);
 }
 
 // [SECTION] footer --------------------------------------------------------------------------

@@ -191,7 +191,7 @@ void SplitPanel::load_state(const nlohmann::json& j) {
         out = *v;
     };
     core::SplitSetup s = m_setup;
-    named("strategy", s.strategy, core::parse_strategy, "data, tensor, pipeline or 3d");
+    named("strategy", s.strategy, core::parse_strategy, "data, tensor, pipeline, 3d or fsdp");
     in.whole("gpus", s.gpus, 1, 1000);
     in.whole("micro_batches", s.micro_batches, 1, 1000);
     named("schedule", s.schedule, core::parse_schedule, "1f1b or gpipe");

@@ -16,8 +16,7 @@
 
 namespace m2m::lessons::split_ui {
 
-inline constexpr core::Strategy all_strategies[] = {core::Strategy::data, core::Strategy::tensor, core::Strategy::pipeline,
-                                                    core::Strategy::three_d};
+using core::all_strategies;
 
 // Prompts a student can pick instead of typing; each ends where the corpus has a clear next word.
 inline constexpr const char* prompt_picks[] = {"the cat sat on the", "the bird flew in the", "a fish swam", "the dog ran to",
@@ -32,6 +31,7 @@ inline const char* strategy_button(core::Strategy s) {
         case core::Strategy::tensor: return "Tensor";
         case core::Strategy::pipeline: return "Pipeline";
         case core::Strategy::three_d: return "3D (2\xc3\x97" "2\xc3\x97" "2)";
+        case core::Strategy::fsdp: return "FSDP";
     }
     return "?";
 }

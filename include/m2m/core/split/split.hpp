@@ -1,4 +1,4 @@
-// Lesson 3's strategies: the next-word network split across GPUs (data, tensor, pipeline, 3D),
+// Lesson 3's strategies: the next-word network split across GPUs (data, tensor, pipeline, 3D, FSDP),
 // what each GPU holds and exchanges, one training step's timeline, and the split run itself.
 //
 // [SECTION] The setup           strategies, placements, degrees, check_split   (split_names.cpp)
@@ -27,10 +27,15 @@ namespace m2m::core {
 
 // [SECTION] The setup -----------------------------------------------------------------------------
 
-enum class Strategy { data, tensor, pipeline, three_d };
-/// "data", "tensor", "pipeline", "3d": the command line's spelling.
+/// fsdp: fully sharded data parallel (ZeRO stage 3, PyTorch FSDP's full shard): data parallel
+/// whose GPUs each keep only a 1/G shard of every layer's weights, gradients and Adam state.
+enum class Strategy { data, tensor, pipeline, three_d, fsdp };
+inline constexpr Strategy all_strategies[] = {Strategy::data, Strategy::tensor, Strategy::pipeline, Strategy::three_d,
+                                              Strategy::fsdp};
+/// "data", "tensor", "pipeline", "3d", "fsdp": the command line's spelling.
 std::string_view strategy_name(Strategy s);
-/// "data parallel", "tensor parallel", "pipeline parallel", "3D parallel (data x tensor x pipeline)".
+/// "data parallel", "tensor parallel", "pipeline parallel", "3D parallel (data x tensor x pipeline)",
+/// "fully sharded data parallel (FSDP)".
 std::string_view strategy_label(Strategy s);
 std::optional<Strategy> parse_strategy(std::string_view name);
 
@@ -52,9 +57,12 @@ struct SplitDegrees {
     int data = 1;
     int tensor = 1;
     int pipeline = 1;
+    /// FSDP: the data-parallel GPUs shard every layer's parameters among them (1/data each) and
+    /// all-gather a layer's full weights only while it computes.
+    bool sharded = false;
     int gpus() const { return data * tensor * pipeline; }
 };
-/// data: {G,1,1}; tensor: {1,G,1}; pipeline: {1,1,G}; 3d: {2,2,2} (needs G = 8).
+/// data: {G,1,1}; tensor: {1,G,1}; pipeline: {1,1,G}; 3d: {2,2,2} (needs G = 8); fsdp: {G,1,1}, sharded.
 SplitDegrees split_degrees(Strategy s, int gpus);
 
 /// The hardware a step runs on: Lesson 2's node generation for the wires, and one GPU's
@@ -99,7 +107,8 @@ struct SplitProblem {
     std::string message;  ///< what is wrong and what is accepted, one sentence
 };
 /// GPU counts the strategy splits evenly: data {1,2,3,4,6,8} (48 prompts), tensor {1,2,4,8}
-/// (8 embedding dimensions, 48 and 24 neurons), pipeline {1,2,4} (4 dense layers), 3d {8}.
+/// (8 embedding dimensions, 48 and 24 neurons), pipeline {1,2,4} (4 dense layers), 3d {8}, fsdp
+/// {1,2,4,8} (both the prompts and every layer's neurons, which its shards are cut along).
 std::vector<int> accepted_gpu_counts(Strategy s);
 /// Micro-batch counts that split each copy's prompts evenly.
 std::vector<int> accepted_micro_batches(const SplitSetup& setup);
@@ -124,7 +133,10 @@ struct MemoryBytes {
     Bytes gradients = 0;
     Bytes optimizer = 0;
     Bytes activations = 0;
-    Bytes total() const { return weights + gradients + optimizer + activations; }
+    /// FSDP: the buffer a borrowed layer passes through, its full bf16 weights and (in the
+    /// backward, before the reduce-scatter) its full bf16 gradient, sized for the largest layer.
+    Bytes borrowed = 0;
+    Bytes total() const { return weights + gradients + optimizer + activations + borrowed; }
 };
 
 struct GpuHolding {
@@ -134,7 +146,9 @@ struct GpuHolding {
     int data_rank = 0;           ///< which copy of the network
     int tensor_rank = 0;         ///< which slice of each layer's neurons
     int stage = 0;               ///< which run of layers
-    std::vector<NeuronRange> neurons;          ///< one per network layer (layer_infos order)
+    /// One per network layer (layer_infos order): the neurons whose parameters it keeps (FSDP:
+    /// its shard; it computes every neuron, borrowing the rest one layer at a time).
+    std::vector<NeuronRange> neurons;
     std::vector<std::int64_t> layer_parameters;  ///< parameters held, per layer
     int first_layer = 0;         ///< the stage's layers: [first_layer, last_layer]
     int last_layer = 0;
@@ -157,7 +171,9 @@ std::string_view exchange_op_name(ExchangeOp op);  ///< "all-reduce", "all-gathe
 struct Exchange {
     StepPhase phase = StepPhase::forward;
     ExchangeOp op = ExchangeOp::send;
-    int layer = -1;           ///< whose outputs (forward) or outputs' gradients (backward) move; -1: all
+    /// Whose outputs (forward) or outputs' gradients (backward) move; FSDP: whose weights or
+    /// weights' gradients; -1: the gradients of every parameter held.
+    int layer = -1;
     std::vector<int> gpus;    ///< collectives: the group in ring order; send: {from, to}
     Bytes bytes = 0;          ///< one occurrence; nccl-tests' S for collectives
     int times = 1;            ///< occurrences per step (once per micro-batch)

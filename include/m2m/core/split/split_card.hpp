@@ -23,7 +23,7 @@ struct GpuCardWords {
     /// Beside "GPU g" on a tall card: "node 0 · copy 1 · slice 2", "copy 1 · slice 2", "node 0".
     std::vector<std::string> roles;
     /// On a short card: "copy 1 · slice 2", then in letters "D1 T2" (D its data-parallel copy, T its
-    /// tensor slice, P its pipeline stage); empty when nothing is split.
+    /// tensor slice, P its pipeline stage, S its FSDP shard); empty when nothing is split.
     std::vector<std::string> places;
     /// "7,280 parameters · 116 KB · 24 prompts", "7,280 parameters · 116 KB", "116 KB".
     std::vector<std::string> footer;
@@ -44,6 +44,11 @@ struct GpuCardMoment {
     bool updating = false;  ///< its Adam step runs: every parameter it holds changes
     /// Per layer, the neurons it keeps (GpuHolding::neurons).
     const std::vector<NeuronRange>* held = nullptr;
+    /// FSDP: the layer whose whole weights it has borrowed from the other shards right now (from
+    /// the start of their all-gather to the end of the kernel that uses them); -1 none.
+    int borrowed_layer = -1;
+    bool borrowed_arriving = false;  ///< its all-gather is still in flight
+    LinkType borrowed_link = LinkType::nvlink;  ///< the link its all-gather crosses
 };
 
 /// Every GPU's card for one SplitResult, built once; moment() finds the tasks at a time in
@@ -59,6 +64,8 @@ public:
     GpuCardMoment moment(const SplitResult& r, int gpu, double t_s) const;
 
 private:
+    /// An all-gather GPU `gpu` takes part in at `t` (its task index), or -1.
+    int gather_running(const SplitResult& r, int gpu, double t) const;
     struct Lookup {
         std::vector<int> kernels, exchanges, idles;  ///< task indices in start order
         std::vector<double> exchange_end_max;        ///< running max of the exchanges' ends
