@@ -7,7 +7,7 @@
 
 #include "m2m/core/engine/text.hpp"
 #include "m2m/core/split/split.hpp"
-#include "m2m/presets/presets.hpp"
+#include "split_setups.hpp"
 
 using namespace m2m::core;
 
@@ -15,19 +15,7 @@ namespace {
 
 SplitSetup setup_for(Strategy s, int gpus, int micro_batches = 4, Placement placement = Placement::one_node,
                      const char* hardware = "h100") {
-    SplitSetup setup;
-    setup.strategy = s;
-    setup.gpus = gpus;
-    setup.micro_batches = micro_batches;
-    setup.placement = placement;
-    const auto* system = m2m::presets::builtin().find_system(hardware);
-    REQUIRE(system);
-    const auto* gpu = m2m::presets::builtin().find(system->gpu_id);
-    REQUIRE(gpu);
-    setup.hardware.system = system->spec;
-    setup.hardware.gpu = gpu->spec;
-    setup.hardware.tensor_flops = gpu->bf16_flops;
-    return setup;
+    return m2m::test::split_setup(s, gpus, micro_batches, placement, SplitTiming::lesson, hardware);
 }
 
 const NextWordModel& model() { return trained_next_word_model(); }

@@ -3,25 +3,14 @@
 #include <catch2/catch.hpp>
 
 #include "m2m/core/split/split_card.hpp"
-#include "m2m/presets/presets.hpp"
+#include "split_setups.hpp"
 
 using namespace m2m::core;
 
 namespace {
 
 SplitSetup setup_for(Strategy s, int gpus, int micro_batches = 4, Placement p = Placement::one_node) {
-    const auto& cat = m2m::presets::builtin();
-    const auto* sys = cat.find_system("h100");
-    const auto* gpu = cat.find(sys->gpu_id);
-    SplitSetup setup;
-    setup.strategy = s;
-    setup.gpus = gpus;
-    setup.micro_batches = micro_batches;
-    setup.placement = p;
-    setup.hardware.system = sys->spec;
-    setup.hardware.gpu = gpu->spec;
-    setup.hardware.tensor_flops = gpu->bf16_flops;
-    return setup;
+    return m2m::test::split_setup(s, gpus, micro_batches, p);
 }
 
 // What runs at t by looking at every task: the reference the cards' binary search must match.

@@ -8,27 +8,14 @@
 #include "m2m/core/split/split.hpp"
 #include "m2m/core/split/split_card.hpp"
 #include "m2m/core/split/split_guess.hpp"
-#include "m2m/presets/presets.hpp"
+#include "split_setups.hpp"
 
 using namespace m2m::core;
 
 namespace {
 
-SplitSetup setup_for(Strategy s, int gpus, Placement placement = Placement::one_node,
-                     SplitTiming timing = SplitTiming::lesson) {
-    SplitSetup setup;
-    setup.strategy = s;
-    setup.gpus = gpus;
-    setup.placement = placement;
-    setup.timing = timing;
-    const auto* system = m2m::presets::builtin().find_system("h100");
-    REQUIRE(system);
-    const auto* gpu = m2m::presets::builtin().find(system->gpu_id);
-    REQUIRE(gpu);
-    setup.hardware.system = system->spec;
-    setup.hardware.gpu = gpu->spec;
-    setup.hardware.tensor_flops = gpu->bf16_flops;
-    return setup;
+SplitSetup setup_for(Strategy s, int gpus, Placement placement = Placement::one_node) {
+    return m2m::test::split_setup(s, gpus, 4, placement);
 }
 
 const NextWordModel& model() { return trained_next_word_model(); }

@@ -5,26 +5,14 @@
 #include <string>
 
 #include "m2m/core/split/split.hpp"
-#include "m2m/presets/presets.hpp"
+#include "split_setups.hpp"
 
 using namespace m2m::core;
 
 namespace {
 
 SplitSetup setup_for(Strategy s, int gpus, int micro_batches, SplitTiming timing) {
-    SplitSetup setup;
-    setup.strategy = s;
-    setup.gpus = gpus;
-    setup.micro_batches = micro_batches;
-    setup.timing = timing;
-    const auto* system = m2m::presets::builtin().find_system("h100");
-    REQUIRE(system);
-    const auto* gpu = m2m::presets::builtin().find(system->gpu_id);
-    REQUIRE(gpu);
-    setup.hardware.system = system->spec;
-    setup.hardware.gpu = gpu->spec;
-    setup.hardware.tensor_flops = gpu->bf16_flops;
-    return setup;
+    return m2m::test::split_setup(s, gpus, micro_batches, Placement::one_node, timing);
 }
 
 SplitResult run(Strategy s, int gpus, int micro_batches, SplitTiming timing) {
