@@ -35,10 +35,11 @@ constexpr int top_words = 5;
 const LessonInfo SplitPanel::info = {
     "split",
     "3 \xc2\xb7 Split the model",
-    "One network on several GPUs: copied (data), sliced (tensor), or cut into stages (pipeline).",
+    "One network on several GPUs: copied (data), sliced (tensor), cut into stages (pipeline), or sharded (FSDP).",
     "Pick a strategy and see what each GPU keeps (solid) and what lives elsewhere (faint). Press Run "
     "to play one training step. More copies give each GPU fewer prompts, more micro-batches shrink the "
-    "bubble; Timing: Hardware shows what this tiny network really costs.",
+    "bubble, FSDP borrows each layer whole just before using it; Timing: Hardware shows what this tiny "
+    "network really costs.",
 };
 
 SplitPanel::SplitPanel(Context& ctx) : Lesson(ctx, info) {
