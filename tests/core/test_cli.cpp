@@ -56,7 +56,7 @@ TEST_CASE("sim layers --batch --precision reports the roofline: ridges, and ever
     CHECK(j["batch"] == 256);
     CHECK(j["precision"] == "bf16");
     CHECK(j["cache"] == "cold");
-    CHECK(j["gpu_ridge_flops_per_byte"].get<double>() == Approx(989e12 * 0.6 / 3.35e12));
+    CHECK(j["gpu_ridge_flops_per_byte"].get<double>() == Approx(989e12 * 0.53 / 3.35e12));
     CHECK(j["cpu_ridge_flops_per_byte"].get<double>() == Approx(2 * 7.3728e12 / 461e9));
     REQUIRE(j["layers"].size() == 2);
     for (const auto& l : j["layers"]) {

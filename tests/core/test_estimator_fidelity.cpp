@@ -89,7 +89,7 @@ double predicted_tflops(const Run& r, const core::Estimate& e) {
 }  // namespace
 
 TEST_CASE("published Megatron runs on A100 and H100: TFLOP/s per GPU, one efficiency constant per GPU type") {
-    std::printf("\n| run | GPU | TP x PP x DP | published TFLOP/s/GPU | estimated | error | memory per GPU (of 80 GB) |\n");
+    std::printf("\n| run | GPU | TP x PP x DP | published TFLOP/s/GPU | estimated | error | memory per GPU (of 80 GiB) |\n");
     double worst = 0;
     for (const Run& r : runs) {
         const core::EstimateSetup s = setup_of(r);

@@ -117,11 +117,11 @@ TEST_CASE("the presets' ridge points: peak x the chip's efficiency over its memo
         double ridge;
     };
     const Row rows[] = {
-        {"h100", Precision::bf16, 989e12 * 0.60 / 3.35e12},    // ~177 FLOP/byte
-        {"h100", Precision::fp8, 1979e12 * 0.60 / 3.35e12},    // ~354
-        {"h100", Precision::fp32, 66.9e12 * 0.60 / 3.35e12},   // ~12
+        {"h100", Precision::bf16, 989e12 * 0.53 / 3.35e12},    // ~156 FLOP/byte
+        {"h100", Precision::fp8, 1979e12 * 0.53 / 3.35e12},    // ~313
+        {"h100", Precision::fp32, 66.9e12 * 0.53 / 3.35e12},   // ~11
         {"a100", Precision::bf16, 312e12 * 0.70 / 2.0e12},     // ~109
-        {"b200", Precision::bf16, 2250e12 * 0.60 / 8.0e12},    // ~169
+        {"b200", Precision::bf16, 2250e12 * 0.53 / 8.0e12},    // ~149
         {"epyc-9654", Precision::fp32, 7.3728e12 / 461e9},     // ~16
         {"epyc-9654", Precision::bf16, 14.7456e12 / 461e9},    // ~32
         {"xeon-8480", Precision::bf16, 114.688e12 / 307e9},    // ~374 on AMX tiles, a peak
