@@ -46,10 +46,43 @@ void readout(const Theme& th, const char* label, const std::string& value, ImU32
     ImGui::EndGroup();
 }
 
-void readouts(const Theme& th, const std::vector<Readout>& items, float gap) {
+float readouts_height(const std::vector<Readout>& items, float gap) {
+    const float avail = ImGui::GetContentRegionAvail().x;
+    ImFont* big = big_font() ? big_font() : ImGui::GetFont();
+    const float row_h = ImGui::GetTextLineHeight() + big->FontSize + ImGui::GetStyle().ItemSpacing.y;
+    float x = 0, h = items.empty() ? 0.0f : row_h;
     for (std::size_t i = 0; i < items.size(); ++i) {
-        if (i > 0) same_line_if_fits(readout_width(items[i]), gap);
-        readout(th, items[i].label.c_str(), items[i].value, items[i].colour);
+        const float w = readout_width(items[i]);
+        if (i > 0 && x + gap + w > avail) {
+            h += row_h;
+            x = 0;
+        } else if (i > 0) {
+            x += gap;
+        }
+        x += w;
+    }
+    return h;
+}
+
+void readouts(const Theme& th, const std::vector<Readout>& items, float gap, float max_height,
+              const std::function<void(std::size_t)>& drawn) {
+    const bool inline_form = readouts_height(items, gap) > max_height;
+    const float space = ImGui::CalcTextSize(" ").x;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const Readout& r = items[i];
+        if (inline_form) {
+            const float w = ImGui::CalcTextSize(r.label.c_str()).x + space + ImGui::CalcTextSize(r.value.c_str()).x;
+            if (i > 0) same_line_if_fits(w, gap);
+            ImGui::BeginGroup();
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(th.text_dim), "%s", r.label.c_str());
+            ImGui::SameLine(0, space);
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(r.colour), "%s", r.value.c_str());
+            ImGui::EndGroup();
+        } else {
+            if (i > 0) same_line_if_fits(readout_width(r), gap);
+            readout(th, r.label.c_str(), r.value, r.colour);
+        }
+        if (drawn) drawn(i);
     }
 }
 

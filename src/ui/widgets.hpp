@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,7 +24,13 @@ struct Readout {
     ImU32 colour;
 };
 /// Readouts side by side, `gap` apart; one that does not fit beside the one before starts a new line.
-void readouts(const Theme& th, const std::vector<Readout>& items, float gap);
+/// Where that headline form would be taller than `max_height` (a small window at a large scale,
+/// where it would push the picture off the screen), each is one line instead, "LABEL value" in
+/// the body font, still side by side. `drawn(i)` runs after item i (to note its place).
+void readouts(const Theme& th, const std::vector<Readout>& items, float gap, float max_height = 1e30f,
+              const std::function<void(std::size_t)>& drawn = {});
+/// The height readouts() takes for `items` in the current row, in the headline form.
+float readouts_height(const std::vector<Readout>& items, float gap);
 
 // --- layouts that fit a narrow panel (a 1024x768 projector at 1.5x) -------------------------------
 

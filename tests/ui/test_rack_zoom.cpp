@@ -53,7 +53,11 @@ ImVec2 centre_of(const ui::ItemRegistry& items, const std::string& name) {
 }  // namespace
 
 TEST_CASE("at projector sizes a send's two nodes are drawn large with their numbers, the rest summarised") {
-    for (const Window& w : {Window{1024, 768, 1.5f, ui::ThemeKind::projector}, Window{1920, 1080, 2.0f, ui::ThemeKind::dark}}) {
+    // 1280x720 at 1.5, 1024x768 at 1.75 and 1920x1080 at 3.0: too narrow for the two racks' nodes
+    // side by side, so one above the other.
+    for (const Window& w : {Window{1024, 768, 1.5f, ui::ThemeKind::projector}, Window{1920, 1080, 2.0f, ui::ThemeKind::dark},
+                            Window{1280, 720, 1.5f, ui::ThemeKind::projector}, Window{1024, 768, 1.75f, ui::ThemeKind::projector},
+                            Window{1920, 1080, 3.0f, ui::ThemeKind::dark}}) {
         test::Headless ui(w.w, w.h, w.scale);
         ui::apply_theme(ui.context().view, w.theme, w.scale);
         RackPanel panel(ui.context());
@@ -71,6 +75,32 @@ TEST_CASE("at projector sizes a send's two nodes are drawn large with their numb
             numbers_are_readable(panel, w.scale);
         }
     }
+}
+
+TEST_CASE("at 1024x768 and 2.0 a send to the other rack keeps the sender's node and tags the receiver's rack, with the readouts on one line each") {
+    test::Headless ui(1024, 768, 2.0f);
+    ui::apply_theme(ui.context().view, ui::ThemeKind::projector, 2.0f);
+    RackPanel panel(ui.context());
+    panel.pick(RackPanel::Pick::other_rack);
+    panel.send();
+    run_frames(ui, panel, 3);
+    const ui::RackLayout& l = panel.layout();
+    INFO("GPU " << panel.from() << " to GPU " << panel.to());
+    REQUIRE(l.zoomed);
+    CHECK(l.gpu_shown(panel.from()));
+    CHECK(ui.context().items.rect("gpu_" + std::to_string(panel.from())));
+    // The receiver's node does not fit beside the sender's with its numbers: its rack is one box,
+    // which carries the "to" tag in place of its words.
+    CHECK_FALSE(l.gpu_shown(panel.to()));
+    CHECK(l.compact(1));
+    numbers_are_readable(panel, 2.0f);
+    // The rack (its leaf row) starts in the top half of the window: the readouts, one line each
+    // here, leave it the room.
+    const auto first = ui.context().items.rect("readout_first");
+    REQUIRE(first);
+    CHECK(first->w - first->y < ImGui::GetTextLineHeightWithSpacing() * 1.5f);
+    CHECK(l.leaves[0].min.y < 768 * 0.6f);
+    CHECK(l.racks[0].max.y <= 768);
 }
 
 TEST_CASE("a tree across 128 GPUs zooms onto a node in each rack and its wave still lights links") {

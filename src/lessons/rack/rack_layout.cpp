@@ -196,6 +196,12 @@ RackLayout layout_rack(const core::ClusterShape& shape, ImVec2 a, ImVec2 b, cons
     for (std::size_t k = focus.size(); k > 1; --k) {
         RackLayout z = layout_zoomed(shape, to_glm(a), to_glm(b), first_of(focus, k, nodes));
         if (z.gpu_labels) return z;
+        // Two racks' boards too narrow side by side (a send to the other rack at 1024x768, 2x):
+        // one above the other, each the whole width.
+        if (shape.racks == 2 && k == 2) {
+            z = layout_zoomed(shape, to_glm(a), to_glm(b), first_of(focus, k, nodes), true);
+            if (z.gpu_labels) return z;
+        }
     }
     return layout_zoomed(shape, to_glm(a), to_glm(b), first_of(focus, 1, nodes));
 }

@@ -5,7 +5,6 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -66,7 +65,15 @@ void RackPanel::draw_view_switch() {
     bool changed = ImGui::RadioButton("the rack", &view, 0);
     m_ctx.items.note("show_rack");
     ImGui::SameLine();
-    changed |= ImGui::RadioButton("bus bandwidth against size", &view, 1);
+    // The plot's full name where it fits beside the first button, else shorter (1024x768 at 2x).
+    const char* plot = "bus bandwidth against size";
+    for (const char* name : {"bus bandwidth against size", "bus bandwidth plot", "the plot"}) {
+        plot = name;
+        if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + ui::radio_width(name) <=
+            ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+            break;
+    }
+    changed |= ImGui::RadioButton(plot, &view, 1);
     m_ctx.items.note("show_plot");
     if (changed) m_show_plot = view == 1;
 }
@@ -74,12 +81,7 @@ void RackPanel::draw_view_switch() {
 void RackPanel::draw_readouts() {
     const auto& th = m_ctx.view.theme;
     const float gap = ImGui::GetFontSize() * 1.5f;
-    struct Item {
-        const char* label;
-        std::string value;
-        ImU32 colour;
-    };
-    std::vector<Item> items;
+    std::vector<ui::Readout> items;
     if (m_mode == Mode::send) {
         // Before Send, "?": the link and the ratio are what "Predict first?" asks.
         const core::TransferStory& s = m_transfer_story;
@@ -98,20 +100,11 @@ void RackPanel::draw_readouts() {
                  {"BUSBW", s.busbw, m_ctx.view.theme.link(m_collective.slowest)},
                  {"SLOWEST LINK", s.slowest, m_ctx.view.theme.link(m_collective.slowest)}};
     }
-    // As many on a row as fit; the rest wrap onto the next row (none is dropped).
-    ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : ImGui::GetFont();
-    const float avail = ImGui::GetContentRegionAvail().x;
-    float x = 0;
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        const Item& it = items[i];
-        const float value_w = big->CalcTextSizeA(big->FontSize, FLT_MAX, 0.0f, it.value.c_str()).x;
-        const float w = std::max(ImGui::CalcTextSize(it.label).x, value_w);
-        if (i > 0 && x + w <= avail) ImGui::SameLine(0, gap);
-        else x = 0;
-        x += w + gap;
-        ui::readout(m_ctx.view.theme, it.label, it.value, it.colour);
+    // As many on a row as fit; the rest wrap onto the next row (none is dropped). At most a
+    // third of the scene's height: past that they go one line each, so the rack stays on screen.
+    ui::readouts(th, items, gap, ImGui::GetContentRegionAvail().y / 3.0f, [&](std::size_t i) {
         if (i == 0) m_ctx.items.note("readout_first");
-    }
+    });
 }
 
 std::vector<std::uint32_t> RackPanel::focus_nodes() const {

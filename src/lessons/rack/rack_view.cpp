@@ -297,6 +297,25 @@ void draw_tensor(const Painter& pt, const Theme& th, const RackLayout& l, const 
     }
 }
 
+// "to 64" (or "from 64") centred in rack r's summary when a send's end is among its hidden GPUs and
+// the tag fits there; false when there is none or it does not fit.
+bool summary_tag(const Painter& pt, const Theme& th, const RackLayout& l, const RackPaint& p, std::uint32_t r) {
+    const std::uint32_t per_rack = l.shape.nodes_per_rack, per_node = l.shape.gpus_per_node;
+    for (core::GpuId g = r * per_rack * per_node; g < (r + 1) * per_rack * per_node && g < p.gpu_mark.size(); ++g) {
+        const GpuMark mark = p.gpu_mark[g];
+        if ((mark != GpuMark::from && mark != GpuMark::to) || l.gpu_shown(g)) continue;
+        char buf[48];
+        std::snprintf(buf, sizeof buf, "%s %u", mark == GpuMark::from ? "from" : "to", g);
+        const Box& b = l.summaries[r];
+        const glm::vec2 size = to_glm(ImGui::CalcTextSize(buf)) + glm::vec2(6, 2);
+        if (size.x > b.width() - 2 || size.y > b.height()) return false;
+        const glm::vec2 at = glm::round(b.centre() - size * 0.5f);
+        draw_tags(pt, th, {Tag{{at, at + size}, buf}});
+        return true;
+    }
+    return false;
+}
+
 // Each rack's nodes not shown: one box, lit while data crosses a node inside it, tinted when it
 // holds members of the group, with the longest of its words that fit.
 void draw_summaries(const Painter& pt, const Theme& th, const RackColours& col, const RackLayout& l, const RackPaint& p,
@@ -313,12 +332,12 @@ void draw_summaries(const Painter& pt, const Theme& th, const RackColours& col, 
         const Box& b = l.summaries[r];
         if (l.compact(r)) {  // its leaf too: the switch's colour, lit while data crosses it
             pt.fill(b, busy.leaf[r] || lit ? col.busy_ib : col.switch_ib);
-            for (const std::vector<std::string>& lines : rack_board::summary_words(l, r))
-                if (pt.centred_lines(b, lines, th.text)) break;
-            continue;
+        } else {
+            if (lit || member) pt.fill(b, lit ? col.busy_nv : fade(th.gpu, 0.75f));
+            pt.frame(b, th.grid);
         }
-        if (lit || member) pt.fill(b, lit ? col.busy_nv : fade(th.gpu, 0.75f));
-        pt.frame(b, th.grid);
+        // A send's end inside the summary: its tag in the box, where the words would go.
+        if (summary_tag(pt, th, l, p, r)) continue;
         for (const std::vector<std::string>& lines : rack_board::summary_words(l, r))
             if (pt.centred_lines(b, lines, th.text)) break;
     }

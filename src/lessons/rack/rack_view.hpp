@@ -66,8 +66,10 @@ struct RackLayout {
 /// high); else zoomed onto as many of the `focus` nodes (most important first) as leave the GPUs
 /// their numbers, the rest summarised.
 RackLayout layout_rack(const core::ClusterShape& shape, ImVec2 a, ImVec2 b, const std::vector<std::uint32_t>& focus = {});
-/// Only the nodes in `shown` (per node, 1 or 0) as boards, the rest summarised (rack_zoom.cpp).
-RackLayout layout_zoomed(const core::ClusterShape& shape, glm::vec2 a, glm::vec2 b, const std::vector<std::uint8_t>& shown);
+/// Only the nodes in `shown` (per node, 1 or 0) as boards, the rest summarised (rack_zoom.cpp);
+/// `stacked`: racks of boards one above the other, each the whole width, instead of side by side.
+RackLayout layout_zoomed(const core::ClusterShape& shape, glm::vec2 a, glm::vec2 b, const std::vector<std::uint8_t>& shown,
+                         bool stacked = false);
 
 /// One directed link as a polyline from its sending end to its receiving end (2 or 3 points).
 int link_points(const RackLayout& l, const core::Cluster& c, core::LinkId id, glm::vec2 out[3]);

@@ -20,7 +20,7 @@ std::vector<std::vector<std::string>> rack_board::summary_words(const RackLayout
         return {{name + " \xc2\xb7 " + n + " nodes \xc3\x97 " + per + " GPUs"}, {name + " \xc2\xb7 " + n + " nodes"}, {name}};
     const std::string more = n + (n == "1" ? " more node" : " more nodes");
     return {{"rack " + std::to_string(rack) + ": " + more + " \xc2\xb7 " + per + " GPUs each"}, {more + " \xc2\xb7 " + per + " GPUs each"},
-            {more}, {"+" + n}};
+            {more}, {n + " more", n == "1" ? "node" : "nodes"}, {"+" + n}};
 }
 
 namespace {
@@ -38,7 +38,9 @@ struct ZoomPlan {
     std::vector<std::uint32_t> count;  // per rack: nodes shown
     std::vector<float> x0, w;          // per rack: its place on the top row (leaf or summary box)
     std::vector<float> body_x0, body_w;  // per rack: its boards' place below
+    std::vector<float> top, bottom;      // per rack: its boards' rows, top to bottom
     float rack_top = 0, body_top = 0, strip_h = 0, trunk_gap = 0, row_gap = 0;
+    float side_w = 0;  // stacked: the summary is a column beside the boards, this wide
 };
 
 // A rack with no node shown is one box on the top row, as wide as its middle words where they
@@ -54,8 +56,11 @@ float compact_width(const RackLayout& l, const Frame& f, float most) {
     return std::round(std::max(std::min(mid, most), shortest) + f.fs);
 }
 
-ZoomPlan plan_racks(RackLayout& l, glm::vec2 a, glm::vec2 b) {
-    ZoomPlan p{rack_frame(l), std::vector<std::uint32_t>(l.shape.racks, 0), {}, {}, {}, {}};
+// Stacked (two racks of boards too narrow side by side): each rack's boards take the whole width,
+// the first rack's above the second's; the second's trunk runs down the right-hand edge past the
+// first, whose boxes leave it that room.
+ZoomPlan plan_racks(RackLayout& l, glm::vec2 a, glm::vec2 b, bool stacked) {
+    ZoomPlan p{rack_frame(l), std::vector<std::uint32_t>(l.shape.racks, 0), {}, {}, {}, {}, {}, {}};
     const std::uint32_t racks = l.shape.racks;
     const float fs = p.f.fs;
     // Tighter than the full drawing: every pixel here goes to the boards.
@@ -66,37 +71,49 @@ ZoomPlan plan_racks(RackLayout& l, glm::vec2 a, glm::vec2 b) {
     const float box_w = compact_width(l, p.f, room - (b.x - a.x) * 0.5f - 3 * p.f.pad - fs);
     const float board_w = std::floor((room - box_w * static_cast<float>(racks - with_boards)) / static_cast<float>(std::max(1u, with_boards)));
     float x = a.x;
+    p.trunk_gap = std::round(fs * 0.5f);
+    const bool whole = with_boards == 1 || stacked;
     for (std::uint32_t r = 0; r < racks; ++r) {
         p.x0.push_back(x);
         p.w.push_back(p.count[r] > 0 ? board_w : box_w);
         // One rack of boards has the whole width below the top row; several share it.
-        p.body_x0.push_back(with_boards == 1 ? a.x : x);
-        p.body_w.push_back(with_boards == 1 ? b.x - a.x : p.w.back());
+        const bool past = stacked && r + 1 < racks;  // a later rack's trunk runs down its right
+        p.body_x0.push_back(whole ? a.x : x);
+        p.body_w.push_back(whole ? b.x - a.x - (past ? 2 * p.trunk_gap + p.f.pad : 0.0f) : p.w.back());
         x += p.w.back() + p.f.rack_gap;
     }
     p.rack_top = place_spine(l, p.f, a, b, p.w.front(), p.w.back());
     p.body_top = p.rack_top + p.f.pad + p.f.bar_h + std::round(fs * 0.3f);
     p.strip_h = std::round(ImGui::GetTextLineHeight() + fs * 0.2f);
-    p.trunk_gap = std::round(fs * 0.5f);
     p.row_gap = std::round(fs * 0.2f);
+    if (stacked) p.side_w = std::round(ImGui::CalcTextSize(("+" + std::to_string(l.shape.nodes_per_rack)).c_str()).x + fs * 0.5f);
+    const float bottom = b.y - p.f.pad, share = (bottom - p.body_top) / static_cast<float>(std::max(1u, with_boards));
+    float top = p.body_top;
+    for (std::uint32_t r = 0; r < racks; ++r) {
+        const bool own = stacked && p.count[r] > 0;
+        p.top.push_back(own ? top : p.body_top);
+        p.bottom.push_back(own ? std::round(top + share) - (top + share < bottom - 1 ? p.f.pad + p.row_gap : 0.0f) : bottom);
+        if (own) top = std::round(top + share);
+    }
     return p;
 }
 
 // One column or two, whichever gives the bigger GPUs.
-Grid choose_grid(const RackLayout& l, const ZoomPlan& p, float bottom) {
+Grid choose_grid(const RackLayout& l, const ZoomPlan& p) {
     core::GpuId widest = 0;
     for (core::GpuId g = 0; g < l.gpus.size(); ++g)
         if (l.gpu_shown(g)) widest = g;
     const float label_w = ImGui::CalcTextSize(std::to_string(widest).c_str()).x;
     std::uint32_t most = 1;
-    float board_w = 0;
-    bool strip = false;
+    float board_w = 1e9f, body_h = 1e9f;  // the narrowest and the shortest rack of boards
     for (std::uint32_t r = 0; r < l.shape.racks; ++r) {
+        if (p.count[r] == 0) continue;
         most = std::max(most, p.count[r]);
-        if (p.count[r] > 0) board_w = p.body_w[r];
-        strip |= p.count[r] > 0 && l.hidden_in(r) > 0;
+        board_w = std::min(board_w, p.body_w[r]);
+        const bool strip = l.hidden_in(r) > 0 && p.side_w == 0;  // stacked: the summary goes beside
+        body_h = std::min(body_h, p.bottom[r] - p.top[r] - (strip ? p.strip_h + p.row_gap : 0.0f));
     }
-    const float body_h = bottom - p.body_top - (strip ? p.strip_h + p.row_gap : 0.0f);
+    if (p.side_w > 0) board_w -= p.side_w + p.row_gap;
     Grid best;
     for (std::uint32_t cols = 1; cols <= std::min<std::uint32_t>(2, most); ++cols) {
         Grid g;
@@ -132,11 +149,13 @@ void place_compact(RackLayout& l, std::uint32_t r, const ZoomPlan& p) {
 // Rack `r` with boards: its leaf on the top row, its shown nodes as boards beside the trunk (in
 // one column the trunk runs on the side toward the middle of the drawing), and the summary of
 // the rest along the bottom.
-void place_rack(RackLayout& l, std::uint32_t r, const ZoomPlan& p, const Grid& g, float bottom) {
+void place_rack(RackLayout& l, std::uint32_t r, const ZoomPlan& p, const Grid& g) {
     if (p.count[r] == 0) return place_compact(l, r, p);
+    const float bottom = p.bottom[r];
     const float x0 = p.body_x0[r], w = p.body_w[r], pad = p.f.pad;
     l.leaves[r] = {glm::vec2(p.x0[r] + pad, p.rack_top + pad), glm::vec2(p.x0[r] + p.w[r] - pad, p.rack_top + pad + p.f.bar_h)};
-    l.racks[r] = {glm::vec2(x0, l.leaves[r].max.y + std::round(pad * 0.5f)), glm::vec2(x0 + w, bottom + pad)};
+    const float rack_y0 = p.top[r] > p.body_top ? p.top[r] - std::round(pad * 0.5f) : l.leaves[r].max.y + std::round(pad * 0.5f);
+    l.racks[r] = {glm::vec2(x0, rack_y0), glm::vec2(x0 + w, bottom + pad)};
     // In one column the trunk runs under the leaf: toward the middle of the drawing, or, for the
     // one rack of boards, on the side its leaf stands.
     const bool alone = w > p.w[r] + 1;
@@ -145,6 +164,11 @@ void place_rack(RackLayout& l, std::uint32_t r, const ZoomPlan& p, const Grid& g
     // The trunk must reach the leaf: keep it under the leaf's span.
     l.trunk_x[r] = std::clamp(l.trunk_x[r], l.leaves[r].min.x + pad, l.leaves[r].max.x - pad);
     l.summaries[r] = l.hidden_in(r) == 0 ? Box{} : Box{glm::vec2(x0 + pad, bottom - p.strip_h), glm::vec2(x0 + w - pad, bottom)};
+    if (p.side_w > 0 && l.hidden_in(r) > 0) {  // stacked: a column beside the boards, on the side away from the trunk
+        const float sx = trunk_right ? x0 + pad : x0 + w - pad - p.side_w;
+        l.summaries[r] = {glm::vec2(sx, p.top[r]), glm::vec2(sx + p.side_w, p.top[r] + g.node_h)};
+    }
+    const float shift = p.side_w > 0 && trunk_right ? p.side_w + p.row_gap : 0.0f;  // boards right of the column
     const BoardSpace space = board_space(p.f.fs, g.node_w, g.node_h, l.shape.gpus_per_node);
     std::uint32_t k = 0;
     for (std::uint32_t i = 0; i < l.shape.nodes_per_rack; ++i) {
@@ -154,8 +178,8 @@ void place_rack(RackLayout& l, std::uint32_t r, const ZoomPlan& p, const Grid& g
             continue;
         }
         const float left = g.cols == 2 ? (k % 2 == 0 ? x0 + pad : l.trunk_x[r] + p.trunk_gap)
-                                       : (trunk_right ? x0 + pad : l.trunk_x[r] + p.trunk_gap);
-        const float y = p.body_top + static_cast<float>(k / g.cols) * (g.node_h + p.row_gap);
+                                       : (trunk_right ? x0 + pad + shift : l.trunk_x[r] + p.trunk_gap);
+        const float y = p.top[r] + static_cast<float>(k / g.cols) * (g.node_h + p.row_gap);
         place_node(l, n, glm::vec2(left, y), space, g.board);
         ++k;
     }
@@ -163,16 +187,16 @@ void place_rack(RackLayout& l, std::uint32_t r, const ZoomPlan& p, const Grid& g
 
 }  // namespace
 
-RackLayout layout_zoomed(const core::ClusterShape& shape, glm::vec2 a, glm::vec2 b, const std::vector<std::uint8_t>& shown) {
+RackLayout layout_zoomed(const core::ClusterShape& shape, glm::vec2 a, glm::vec2 b, const std::vector<std::uint8_t>& shown,
+                         bool stacked) {
     RackLayout l;
     l.shape = shape;
     size_layout(l);
     if (shown.size() == l.shown.size()) l.shown = shown;
     l.zoomed = true;
-    const ZoomPlan p = plan_racks(l, a, b);
-    const float bottom = b.y - p.f.pad;
-    const Grid g = choose_grid(l, p, bottom);
-    for (std::uint32_t r = 0; r < shape.racks; ++r) place_rack(l, r, p, g, bottom);
+    const ZoomPlan p = plan_racks(l, a, b, stacked);
+    const Grid g = choose_grid(l, p);
+    for (std::uint32_t r = 0; r < shape.racks; ++r) place_rack(l, r, p, g);
     set_labels(l, g.board);
     return l;
 }
