@@ -178,6 +178,16 @@ double tolerance(const std::vector<double>& reference) {
 
 int blas_threads() { return std::max(1, openblas_get_num_threads()); }
 
+int blas_threads_for(const std::vector<int>& widths, int batch) {
+    constexpr double per_thread = 65536.0 * 4;  // SMP_THRESHOLD_MIN x GEMM_MULTITHREAD_THRESHOLD
+    double mnk = 0;
+    for (std::size_t l = 1; l < widths.size(); ++l)
+        mnk = std::max(mnk, static_cast<double>(batch) * widths[l - 1] * widths[l]);
+    const int offered = blas_threads();
+    if (mnk <= per_thread) return 1;
+    return mnk / offered < per_thread ? std::clamp(static_cast<int>(mnk / per_thread), 1, offered) : offered;
+}
+
 int hardware_cores() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
 
 // [SECTION] timing --------------------------------------------------------------------------

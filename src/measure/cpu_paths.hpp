@@ -81,6 +81,11 @@ double tolerance(const std::vector<double>& reference);
 
 /// OpenBLAS's thread count for path 2 (every core unless OPENBLAS_NUM_THREADS says less).
 int blas_threads();
+/// The threads OpenBLAS gives one layer's call, batch x n_in x n_out multiply-adds: one up to
+/// 65,536 x GEMM_MULTITHREAD_THRESHOLD (4 by default), then one per that many, up to
+/// blas_threads() (OpenBLAS, interface/gemm.c). For the network, its largest layer's, which
+/// takes most of the time: a 256-wide layer at batch 1 runs on one thread whatever it is offered.
+int blas_threads_for(const std::vector<int>& widths, int batch);
 /// std::thread::hardware_concurrency(), at least 1.
 int hardware_cores();
 

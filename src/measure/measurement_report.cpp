@@ -48,11 +48,14 @@ void predict_paths(Report& r) {
     r.naive.prediction_basis = "1 core, one input at a time, each dot product a chain of dependent adds at " +
                                core::format_seconds(m.add_seconds) + " each (or its bytes from wherever they fit), " +
                                "plus each output's bias and sigma";
-    const auto threads = static_cast<std::uint32_t>(blas_threads());
+    const auto threads = static_cast<std::uint32_t>(blas_threads_for(c.widths, c.batch));
     core::ComputeSpec blas = cpu;
     blas.layer_overhead_s = m.blas_call_seconds;  // one call per layer, as a GPU launches one kernel
     r.blas.predicted_seconds = predicted_seconds(c.widths, c.batch, blas, threads) + packing_seconds(c, blas, threads) + activations;
-    r.blas.prediction_basis = std::to_string(threads) + " cores at " + peak + ", the weights from the cache level that " +
+    const std::string of = threads < static_cast<std::uint32_t>(blas_threads())
+                               ? " of " + std::to_string(blas_threads()) + " (OpenBLAS keeps a call this small on one thread per 262,144 multiply-adds)"
+                               : "";
+    r.blas.prediction_basis = std::to_string(threads) + of + " cores at " + peak + ", the weights from the cache level that " +
                               "holds them, copied once into OpenBLAS's order, one call (" +
                               core::format_seconds(m.blas_call_seconds) + ") per layer, plus each output's bias and sigma";
     if (r.gpu.software) {
@@ -92,7 +95,7 @@ void explain_paths(Report& r) {
     if (r.blas.shown() && r.blas.predicted_seconds > 0) {
         core::ComputeSpec blas = r.machine.cpu;
         blas.layer_overhead_s = r.machine.blas_call_seconds;
-        const auto threads = static_cast<std::uint32_t>(blas_threads());
+        const auto threads = static_cast<std::uint32_t>(blas_threads_for(c.widths, c.batch));
         r.blas.note = "The model has this pass " +
                       bound_words(path_setup(c.widths, c.batch, blas, threads, core::CpuLoop::tuned)) + ". " + landed(r.blas);
     }
@@ -132,7 +135,7 @@ TimePlan plan_time(const MeasureConfig& c, const ThisMachine& m) {
     const double naive_pass = predicted_seconds(c.widths, c.batch, m.cpu, 1, core::CpuLoop::plain);
     core::ComputeSpec blas = m.cpu;
     blas.layer_overhead_s = m.blas_call_seconds;
-    const auto threads = static_cast<std::uint32_t>(blas_threads());
+    const auto threads = static_cast<std::uint32_t>(blas_threads_for(c.widths, c.batch));
     const double blas_pass = predicted_seconds(c.widths, c.batch, blas, threads);
     // The reference: one DGEMM per layer at half the FP32 rate (twice the bytes per lane).
     const double reference = static_cast<double>(flops_per_pass(c.widths, c.batch)) / (m.cpu.flops_per_core * m.cpu.cores / 2);

@@ -133,3 +133,15 @@ TEST_CASE("bad configurations are refused with one sentence") {
     CHECK_THAT(validate(config({4, 4}, 0)), Catch::Contains("batch"));
     CHECK_THAT(validate(config({4, 4}, max_batch + 1)), Catch::Contains("batch"));
 }
+
+TEST_CASE("OpenBLAS's own thread rule: one thread up to 262,144 multiply-adds a call, then one per that many") {
+    const int offered = blas_threads();
+    // The largest layer decides: 256 x 256 at batch 1 is 65,536 multiply-adds, one thread.
+    CHECK(blas_threads_for({256, 256, 256, 256}, 1) == 1);
+    CHECK(blas_threads_for({4, 6, 6, 3}, 4096) == 1);
+    CHECK(blas_threads_for({64, 64, 64, 64}, 64) == 1);  // exactly 262,144
+    // 1,024 x 1,024 at batch 1: four times the threshold, so four threads or all there are.
+    CHECK(blas_threads_for({1024, 1024}, 1) == std::min(4, offered));
+    CHECK(blas_threads_for({64, 1024, 1024, 10}, 1) == std::min(4, offered));
+    CHECK(blas_threads_for({4096, 4096}, 256) == offered);
+}
