@@ -20,7 +20,14 @@ public:
           m_free(static_cast<std::size_t>(m_stages), 0.0), m_fwd_link(m_free.size(), 0.0), m_bwd_link(m_free.size(), 0.0),
           m_last_pass_end(m_free.size(), 0.0), m_next(m_free.size(), 0) {
         for (std::int64_t i = 0; i < m_m; ++i) m_fwd_in[at(0, i)] = 0;
-        if (m_keep) m_out.steady.resize(m_free.size());
+        if (m_keep) {
+            m_out.steady.resize(m_free.size());
+            // Every pass is kept, or each stage's first and last (p + 2) x chunks: room for them
+            // (and as many sends) at once, not by doubling.
+            const std::int64_t per_stage = m_summarise ? std::min(m_passes, 2 * m_keep_ends) : m_passes;
+            m_out.passes.reserve(static_cast<std::size_t>(per_stage * m_stages));
+            m_out.sends.reserve(static_cast<std::size_t>(per_stage * m_stages));
+        }
     }
 
     PipelineTimes run() {
