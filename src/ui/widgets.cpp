@@ -46,33 +46,61 @@ void readout(const Theme& th, const char* label, const std::string& value, ImU32
     ImGui::EndGroup();
 }
 
-float readouts_height(const std::vector<Readout>& items, float gap) {
+namespace {
+
+float inline_width(const Readout& r) {
+    return ImGui::CalcTextSize(r.label.c_str()).x + ImGui::CalcTextSize(" ").x + ImGui::CalcTextSize(r.value.c_str()).x;
+}
+
+// The height of the readouts with the first `lead` in the headline form, side by side where they
+// fit, and the rest one line each from a new row.
+float layout_height(const std::vector<Readout>& items, float gap, std::size_t lead) {
     const float avail = ImGui::GetContentRegionAvail().x;
     ImFont* big = big_font() ? big_font() : ImGui::GetFont();
-    const float row_h = ImGui::GetTextLineHeight() + big->FontSize + ImGui::GetStyle().ItemSpacing.y;
-    float x = 0, h = items.empty() ? 0.0f : row_h;
+    const float big_h = ImGui::GetTextLineHeight() + big->FontSize + ImGui::GetStyle().ItemSpacing.y;
+    const float line_h = ImGui::GetTextLineHeightWithSpacing();
+    float h = 0, x = 0, row = 0;
     for (std::size_t i = 0; i < items.size(); ++i) {
-        const float w = readout_width(items[i]);
-        if (i > 0 && x + gap + w > avail) {
-            h += row_h;
-            x = 0;
-        } else if (i > 0) {
-            x += gap;
+        const bool headline = i < lead;
+        const float w = headline ? readout_width(items[i]) : inline_width(items[i]);
+        if (i > 0 && i != lead && x + gap + w <= avail) {
+            x += gap + w;
+        } else {
+            h += row;
+            x = w;
+            row = 0;
         }
-        x += w;
+        row = std::max(row, headline ? big_h : line_h);
     }
-    return h;
+    return h + row;
 }
+
+// How many lead in the headline form: all where they fit `max_height`; else as many as share the
+// first row (the lesson's key numbers stay large); else none.
+std::size_t headline_count(const std::vector<Readout>& items, float gap, float max_height) {
+    if (layout_height(items, gap, items.size()) <= max_height) return items.size();
+    const float avail = ImGui::GetContentRegionAvail().x;
+    std::size_t first_row = 0;
+    for (float x = 0; first_row < items.size(); ++first_row) {
+        const float w = readout_width(items[first_row]);
+        if (first_row > 0 && x + gap + w > avail) break;
+        x += (first_row > 0 ? gap : 0.0f) + w;
+    }
+    return layout_height(items, gap, first_row) <= max_height ? first_row : 0;
+}
+
+}  // namespace
+
+float readouts_height(const std::vector<Readout>& items, float gap) { return layout_height(items, gap, items.size()); }
 
 void readouts(const Theme& th, const std::vector<Readout>& items, float gap, float max_height,
               const std::function<void(std::size_t)>& drawn) {
-    const bool inline_form = readouts_height(items, gap) > max_height;
+    const std::size_t lead = headline_count(items, gap, max_height);
     const float space = ImGui::CalcTextSize(" ").x;
     for (std::size_t i = 0; i < items.size(); ++i) {
         const Readout& r = items[i];
-        if (inline_form) {
-            const float w = ImGui::CalcTextSize(r.label.c_str()).x + space + ImGui::CalcTextSize(r.value.c_str()).x;
-            if (i > 0) same_line_if_fits(w, gap);
+        if (i >= lead) {  // one line: "LABEL value", from a new row after the headline ones
+            if (i > lead) same_line_if_fits(inline_width(r), gap);
             ImGui::BeginGroup();
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(th.text_dim), "%s", r.label.c_str());
             ImGui::SameLine(0, space);

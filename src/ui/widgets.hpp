@@ -25,8 +25,9 @@ struct Readout {
 };
 /// Readouts side by side, `gap` apart; one that does not fit beside the one before starts a new line.
 /// Where that headline form would be taller than `max_height` (a small window at a large scale,
-/// where it would push the picture off the screen), each is one line instead, "LABEL value" in
-/// the body font, still side by side. `drawn(i)` runs after item i (to note its place).
+/// where it would push the picture off the screen), only those that share the first row keep it
+/// (the lesson's key numbers) and the rest are one line each, "LABEL value" in the body font,
+/// side by side; where even that is too tall, all are. `drawn(i)` runs after item i.
 void readouts(const Theme& th, const std::vector<Readout>& items, float gap, float max_height = 1e30f,
               const std::function<void(std::size_t)>& drawn = {});
 /// The height readouts() takes for `items` in the current row, in the headline form.
