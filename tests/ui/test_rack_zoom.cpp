@@ -163,3 +163,41 @@ TEST_CASE("in the zoomed drawing a click picks the GPU under it, and a click on 
     run_frames(ui, panel, 2);
     CHECK(ui.context().items.rect("gpu_8"));  // its node is drawn now
 }
+
+TEST_CASE("no summary box covers a GPU drawn beside it, in either mode, at any projector size") {
+    // Found in presenter view at 1024x768 and 2.0: a group's two nodes of one rack were laid out
+    // as for two racks one above the other, and the summary column covered the second node.
+    for (const Window& w : {Window{1024, 768, 1.5f, ui::ThemeKind::projector}, Window{1024, 768, 2.0f, ui::ThemeKind::projector},
+                            Window{1280, 720, 1.5f, ui::ThemeKind::projector}, Window{1920, 1080, 3.0f, ui::ThemeKind::dark}}) {
+        for (const bool presenter : {false, true}) {
+            test::Headless ui(w.w, w.h, w.scale);
+            ui::apply_theme(ui.context().view, w.theme, w.scale);
+            ui.context().view.presenter = presenter;
+            RackPanel panel(ui.context());
+            for (int group : {0, 64, 128}) {
+                if (group == 0) {
+                    panel.set_mode(RackPanel::Mode::send);
+                    panel.pick(RackPanel::Pick::other_rack);
+                    panel.send();
+                } else {
+                    panel.set_mode(RackPanel::Mode::all_reduce);
+                    panel.set_group(static_cast<std::uint32_t>(group));
+                }
+                run_frames(ui, panel, 3);
+                const ui::RackLayout& l = panel.layout();
+                INFO(w.w << "x" << w.h << " at " << w.scale << (presenter ? " presenter" : "") << ", group " << group);
+                for (core::GpuId g = 0; g < l.gpus.size(); ++g) {
+                    if (!l.gpu_shown(g)) continue;
+                    for (std::uint32_t r = 0; r < l.shape.racks; ++r) {
+                        const ui::Box& s = l.summaries[r];
+                        if (l.hidden_in(r) == 0 || s.width() <= 0) continue;
+                        const ui::Box& b = l.gpus[g];
+                        const bool apart = b.max.x <= s.min.x || s.max.x <= b.min.x || b.max.y <= s.min.y || s.max.y <= b.min.y;
+                        INFO("GPU " << g << " and rack " << r << "'s summary");
+                        CHECK(apart);
+                    }
+                }
+            }
+        }
+    }
+}

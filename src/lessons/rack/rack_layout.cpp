@@ -198,7 +198,7 @@ RackLayout layout_rack(const core::ClusterShape& shape, ImVec2 a, ImVec2 b, cons
         if (z.gpu_labels) return z;
         // Two racks' boards too narrow side by side (a send to the other rack at 1024x768, 2x):
         // one above the other, each the whole width.
-        if (shape.racks == 2 && k == 2) {
+        if (shape.racks == 2 && k == 2 && focus[0] / shape.nodes_per_rack != focus[1] / shape.nodes_per_rack) {
             z = layout_zoomed(shape, to_glm(a), to_glm(b), first_of(focus, k, nodes), true);
             if (z.gpu_labels) return z;
         }

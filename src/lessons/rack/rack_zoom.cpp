@@ -67,6 +67,7 @@ ZoomPlan plan_racks(RackLayout& l, glm::vec2 a, glm::vec2 b, bool stacked) {
     if (l.spine_between) p.f.rack_gap = p.f.spine_w + 2 * std::round(fs * 0.4f);
     for (std::uint32_t n = 0; n < l.shown.size(); ++n) p.count[n / l.shape.nodes_per_rack] += l.shown[n];
     const auto with_boards = static_cast<std::uint32_t>(std::count_if(p.count.begin(), p.count.end(), [](std::uint32_t c) { return c > 0; }));
+    stacked = stacked && with_boards == 2;  // only two racks of boards stack; one has the whole width already
     const float gaps = p.f.rack_gap * static_cast<float>(racks - 1), room = b.x - a.x - gaps;
     const float box_w = compact_width(l, p.f, room - (b.x - a.x) * 0.5f - 3 * p.f.pad - fs);
     const float board_w = std::floor((room - box_w * static_cast<float>(racks - with_boards)) / static_cast<float>(std::max(1u, with_boards)));
