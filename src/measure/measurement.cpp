@@ -67,6 +67,28 @@ double predicted_seconds(const std::vector<int>& widths, int batch, const core::
     return static_cast<double>(pass) * core::seconds_per_step(core::TimeUnit::picoseconds) * inputs_one_by_one;
 }
 
+double openblas_seconds(const std::vector<int>& widths, int batch, const core::ComputeSpec& blas, double copy_Bps,
+                        std::uint32_t threads) {
+    const core::LayerRunSetup s = path_setup(widths, batch, blas, threads, core::CpuLoop::tuned);
+    const core::Roof source = core::cpu_roof(s);
+    const int widest = *std::max_element(widths.begin() + 1, widths.end());
+    const double in_play = core::cores_in_play(threads, widest);
+    core::Roof buffer = source;
+    const auto l2 = std::find_if(blas.caches.begin(), blas.caches.end(), [](const auto& l) { return l.name == "L2"; });
+    if (l2 != blas.caches.end() && l2->bandwidth_Bps > 0) {
+        buffer.bandwidth_Bps = l2->bandwidth_Bps * in_play;
+        buffer.level = "L2";
+    }
+    double weights = 0, kernel = 0;
+    for (std::size_t l = 1; l < widths.size(); ++l) {
+        weights += 4.0 * widths[l - 1] * widths[l];
+        const core::LayerTiming t = core::layer_timing(blas, threads, buffer, widths[l - 1], widths[l], batch, core::Precision::fp32);
+        kernel += static_cast<double>(t.total()) * core::seconds_per_step(core::TimeUnit::picoseconds);
+    }
+    const double copy = copy_Bps > 0 ? weights / (copy_Bps * in_play) : 0.0;
+    return weights / source.bandwidth_Bps + copy + kernel;
+}
+
 const presets::ComputePreset* preset_for_renderer(const std::string& renderer) {
     const std::string text = lower(renderer);
     const presets::ComputePreset* found = nullptr;

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -27,6 +28,8 @@ namespace m2m::measure {
 /// - add_seconds: one floating-point add that waits for the one before (a plain loop's pace);
 ///   the spec counts time in these (clock_Hz = 1 / add_seconds, add_latency_cycles = 1);
 /// - blas_call_seconds: one OpenBLAS call on a tiny layer, the library's fixed cost per layer;
+/// - blas_copy_Bps: OpenBLAS's pace copying weights into its blocked order on one thread (a
+///   batch-1 call on weights in L2, less its call cost and the kernel's read);
 /// - activation_seconds: one output's bias and sigma on one core, which Lesson 1's roofline does
 ///   not count (it counts dot products) but every path here does after each layer.
 /// cores = std::thread::hardware_concurrency().
@@ -34,10 +37,16 @@ struct ThisMachine {
     core::ComputeSpec cpu;
     double add_seconds = 0;
     double blas_call_seconds = 0;
+    double blas_copy_Bps = 0;
     double activation_seconds = 0;
     double calibration_seconds = 0;
 };
 const ThisMachine& this_machine();
+/// A cache level's capacity in effect, in eighths of what it reports: the largest working set (from
+/// half of it up, `rate_at(k)` the read rate at k eighths) still read at least at the geometric
+/// mean of the level's rate and the next level's; all eight when the level is not clearly (1.25x)
+/// faster than the next, because then its capacity cannot be told from its pace.
+int eighths_in_effect(double level_Bps, double next_Bps, const std::function<double(int)>& rate_at);
 /// Data and unified cache levels under `dir` (e.g. /sys/devices/system/cpu/cpu0/cache), nearest
 /// first, with their size and how many CPUs share each; bandwidth is left 0.
 std::vector<core::CacheLevel> read_cache_levels(const std::string& dir);
@@ -50,6 +59,13 @@ core::LayerRunSetup path_setup(const std::vector<int>& widths, int batch, const 
 /// Seconds of one pass of the batch on that run (predicted_makespan).
 double predicted_seconds(const std::vector<int>& widths, int batch, const core::ComputeSpec& spec, std::uint32_t cores,
                          core::CpuLoop loop = core::CpuLoop::tuned);
+
+/// OpenBLAS's pass on `threads` threads of `blas` (its layer_overhead_s the cost of a call), as
+/// GotoBLAS's algorithm runs it: the weights read once from the level that holds them, copied
+/// into its blocked order at `copy_Bps` a thread into a buffer that stays in L2, and multiplied
+/// from there (the roofline with L2 as its memory; Goto and van de Geijn 2008, sec. 4).
+double openblas_seconds(const std::vector<int>& widths, int batch, const core::ComputeSpec& blas, double copy_Bps,
+                        std::uint32_t threads);
 
 /// How long a measurement will take, said before it runs: each CPU path's predicted pass times
 /// the passes its timing will run (a warm-up, then `repeats` repeats of at least

@@ -25,18 +25,8 @@ double activation_seconds(const MeasureConfig& c, const ThisMachine& m) {
     return outputs * m.activation_seconds;
 }
 
-// OpenBLAS copies each layer's weights into its own blocked order before multiplying (GotoBLAS
-// packing): one more read and one write of them, at the speed of wherever they sit.
-double packing_seconds(const MeasureConfig& c, const core::ComputeSpec& blas, std::uint32_t threads) {
-    const core::LayerRunSetup s = path_setup(c.widths, c.batch, blas, threads, core::CpuLoop::tuned);
-    const double bandwidth = core::cpu_roof(s).bandwidth_Bps;
-    double weights = 0;
-    for (std::size_t l = 1; l < c.widths.size(); ++l) weights += 4.0 * c.widths[l - 1] * c.widths[l];
-    return 2.0 * weights / bandwidth;
-}
-
 // Each path as Lesson 1's roofline predicts it on this machine's measured figures, plus the bias and
-// sigma of every output, and OpenBLAS's packing (the GPU path: on the preset its renderer names, or
+// sigma of every output, and OpenBLAS as GotoBLAS's algorithm runs it (openblas_seconds) (the GPU path: on the preset its renderer names, or
 // on this CPU's cores when it is software GL).
 void predict_paths(Report& r) {
     const auto& c = r.config;
@@ -51,12 +41,13 @@ void predict_paths(Report& r) {
     const auto threads = static_cast<std::uint32_t>(blas_threads_for(c.widths, c.batch));
     core::ComputeSpec blas = cpu;
     blas.layer_overhead_s = m.blas_call_seconds;  // one call per layer, as a GPU launches one kernel
-    r.blas.predicted_seconds = predicted_seconds(c.widths, c.batch, blas, threads) + packing_seconds(c, blas, threads) + activations;
+    r.blas.predicted_seconds = openblas_seconds(c.widths, c.batch, blas, m.blas_copy_Bps, threads) + activations;
     const std::string of = threads < static_cast<std::uint32_t>(blas_threads())
                                ? " of " + std::to_string(blas_threads()) + " (OpenBLAS keeps a call this small on one thread per 262,144 multiply-adds)"
                                : "";
-    r.blas.prediction_basis = std::to_string(threads) + of + " cores at " + peak + ", the weights from the cache level that " +
-                              "holds them, copied once into OpenBLAS's order, one call (" +
+    r.blas.prediction_basis = std::to_string(threads) + of + " cores at " + peak + ", the weights read once from the level that holds " +
+                              "them, copied into OpenBLAS's order in an L2-sized buffer at its measured copy pace (" +
+                              core::format_significant(m.blas_copy_Bps / 1e9, 3) + " GB/s a thread) and multiplied from there, one call (" +
                               core::format_seconds(m.blas_call_seconds) + ") per layer, plus each output's bias and sigma";
     if (r.gpu.software) {
         r.gpu_path.predicted_seconds = predicted_seconds(c.widths, c.batch, cpu, cpu.cores) + activations;

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <thread>
 
@@ -100,6 +101,26 @@ __attribute__((target_clones("avx2", "default"))) std::uint32_t sum_words(const 
     std::uint32_t s = 0;
     for (std::size_t i = 0; i < n; ++i) s += words[i];
     return s;
+}
+
+/// OpenBLAS's pace copying weights into its blocked order, bytes a second on one thread: one
+/// batch-1 call on a 256 x 256 layer whose weights already sit in L2 (256 KB), less the call's
+/// fixed cost and the kernel's own read of the copy at `l2_Bps`. At batch 1 the copy, not the
+/// arithmetic, is what such a call spends its time on.
+double blas_copy_Bps(double call_s, double l2_Bps) {
+    constexpr int n = 256;
+    std::vector<float> a(n, 0.5f), w(n * n, 0.25f), c(n, 0.0f);
+    const int threads = openblas_get_num_threads();
+    openblas_set_num_threads(1);
+    const double calls_per_second = best_rate(5, 0.02, [&] {
+        for (int k = 0; k < 16; ++k)
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, 1, n, n, 1.0f, a.data(), n, w.data(), n, 0.0f, c.data(), n);
+        return 16.0;
+    });
+    openblas_set_num_threads(threads);
+    const double bytes = 4.0 * n * n;
+    const double copy_s = 1.0 / calls_per_second - call_s - (l2_Bps > 0 ? bytes / l2_Bps : 0.0);
+    return copy_s > 0 ? bytes / copy_s : 0.0;
 }
 
 /// Seconds to add a bias and squash one output with sigma(x) = 1 / (1 + e^-x) on one core, as
@@ -197,19 +218,47 @@ std::vector<core::CacheLevel> read_cache_levels(const std::string& dir) {
     return out;
 }
 
+int eighths_in_effect(double level_Bps, double next_Bps, const std::function<double(int)>& rate_at) {
+    // A level no faster than the next (within run-to-run noise) loses nothing when the weights
+    // spill, so its capacity cannot be told from its pace: the reported one stands.
+    if (!(level_Bps >= 1.25 * next_Bps)) return 8;
+    const double threshold = std::sqrt(level_Bps * next_Bps);
+    int eighths = 4;  // half the share: where the level's own rate was measured
+    while (eighths < 8 && rate_at(eighths + 1) >= threshold) ++eighths;
+    return eighths;
+}
+
 // [SECTION] this machine --------------------------------------------------------------------
 
 namespace {
 
-/// Each level's read rate per core, each core reading half its share of the level.
-void measure_caches(core::ComputeSpec& cpu) {
+/// Each level's read rate per core, each core reading half its share of the level; then the level's
+/// effective capacity: the largest working set, in eighths of what the level reports, that every
+/// core together still reads at least at the geometric mean of this level's rate and the next
+/// one's (`memory_Bps_per_core` after the last). A level shared with cores the machine does not
+/// show (a VM's L3, shared with other guests) holds less than it reports; the weights that do not
+/// fit are read at the next level's pace.
+void measure_caches(core::ComputeSpec& cpu, double memory_Bps_per_core) {
     const auto cores = static_cast<std::uint32_t>(hardware_cores());
     for (core::CacheLevel& c : cpu.caches) {
         const double instances = std::ceil(static_cast<double>(cores) / c.cores_sharing);
         const double share = c.bytes * instances / cores;
         c.bandwidth_Bps = read_Bps_per_core(static_cast<std::size_t>(share / 2), 5);
-        c.source = "capacity: /sys/devices/system/cpu/cpu0/cache (shared by " + core::format_count(c.cores_sharing) +
-                   (c.cores_sharing == 1 ? " core" : " cores") + "); bandwidth: measured, every core summing half its share (best of 5)";
+    }
+    for (std::size_t i = 0; i < cpu.caches.size(); ++i) {
+        core::CacheLevel& c = cpu.caches[i];
+        const double instances = std::ceil(static_cast<double>(cores) / c.cores_sharing);
+        const double share = c.bytes * instances / cores;
+        const double next = i + 1 < cpu.caches.size() ? cpu.caches[i + 1].bandwidth_Bps : memory_Bps_per_core;
+        const int eighths = eighths_in_effect(c.bandwidth_Bps, next, [&](int k) {
+            return read_Bps_per_core(static_cast<std::size_t>(share * k / 8), 3);
+        });
+        const double reported = c.bytes;
+        c.bytes = reported * eighths / 8;
+        c.source = "capacity: " + core::format_bytes(reported) + " reported by /sys/devices/system/cpu/cpu0/cache (shared by " +
+                   core::format_count(c.cores_sharing) + (c.cores_sharing == 1 ? " core" : " cores") + "), " +
+                   (eighths == 8 ? "all of it" : core::format_bytes(c.bytes)) +
+                   " holding its pace when measured; bandwidth: measured, every core summing half its share (best of 5)";
     }
 }
 
@@ -235,17 +284,26 @@ const ThisMachine& this_machine() {
         m.blas_call_seconds = blas_call_seconds();
         m.activation_seconds = activation_seconds();
         cpu.caches = read_cache_levels("/sys/devices/system/cpu/cpu0/cache");
-        measure_caches(cpu);
         const double biggest = cpu.caches.empty() ? 0 : cpu.caches.back().bytes * cpu.cores;
         cpu.memory_bandwidth_Bps = read_Bps_per_core(static_cast<std::size_t>(std::max(biggest * 4, 64e6)) / cpu.cores, 3) * cpu.cores;
+        measure_caches(cpu, cpu.memory_bandwidth_Bps / cpu.cores);
+        const auto l2 = std::find_if(cpu.caches.begin(), cpu.caches.end(), [](const auto& c) { return c.name == "L2"; });
+        m.blas_copy_Bps = blas_copy_Bps(m.blas_call_seconds, l2 == cpu.caches.end() ? 0.0 : l2->bandwidth_Bps);
         std::string caches;
-        for (const auto& c : cpu.caches)
-            caches += ", " + c.name + " " + core::format_bytes(c.bytes) + " at " +
+        const auto reported = read_cache_levels("/sys/devices/system/cpu/cpu0/cache");
+        for (std::size_t i = 0; i < cpu.caches.size(); ++i) {
+            const auto& c = cpu.caches[i];
+            const bool less = i < reported.size() && c.bytes < reported[i].bytes;
+            caches += ", " + c.name + " " + core::format_bytes(c.bytes) +
+                      (less ? " in effect (" + core::format_bytes(reported[i].bytes) + " reported)" : "") + " at " +
                       core::format_significant(c.bandwidth_Bps / 1e9, 3) + " GB/s a core";
+        }
         cpu.source = "Measured on this machine, not taken from a preset: cores " + std::to_string(cpu.cores) +
                      " (std::thread::hardware_concurrency); one core's peak " + core::format_fixed(cpu.flops_per_core / 1e9, 1) +
                      " GFLOP/s (a 256x256x256 SGEMM in cache on one OpenBLAS thread, best of 7); one dependent add " +
                      core::format_seconds(m.add_seconds) + "; an OpenBLAS call " + core::format_seconds(m.blas_call_seconds) +
+                     "; its copy of weights into its order " + core::format_significant(m.blas_copy_Bps / 1e9, 3) +
+                     " GB/s a thread (a batch-1 call on 256 x 256 weights in L2)" +
                      "; a bias and sigma " + core::format_seconds(m.activation_seconds) + " an output" +
                      "; memory " + core::format_fixed(cpu.memory_bandwidth_Bps / 1e9, 1) +
                      " GB/s (every core summing a buffer far larger than the caches)" + caches + ".";

@@ -132,6 +132,38 @@ TEST_CASE("the model's prediction is Lesson 1's roofline, once per input of the 
     CHECK(predicted_seconds({10, 20, 5}, 1, spec, 4) == Approx(180e-9));
 }
 
+TEST_CASE("OpenBLAS is predicted as GotoBLAS runs it: one read, a copy into L2, the kernel from L2") {
+    core::ComputeSpec spec;
+    spec.flops_per_core = 1e9;
+    spec.cores = 2;
+    spec.memory_bandwidth_Bps = 1e9;
+    core::CacheLevel l2;
+    l2.name = "L2";
+    l2.bytes = 1024;  // too small for the 1,000 weights' 4,000 bytes: they come from DRAM
+    l2.bandwidth_Bps = 4e9;
+    spec.caches = {l2};
+    // One layer 10 -> 100 at batch 1 on one thread: 4,000 bytes read from DRAM (4 us), copied at
+    // 2 GB/s (2 us), then the kernel: 100 dot products of 20 FLOPs (2 us at 1 GFLOP/s) against the
+    // copy's 4,000 bytes at L2's 4 GB/s (1 us): compute-bound, 2 us. 8 us in all.
+    CHECK(openblas_seconds({10, 100}, 1, spec, 2e9, 1) == Approx(8e-6));
+    // Two threads: each has its share of the copy and of L2; DRAM is the chip's.
+    // Now the kernel is L2-bound: the 4,000 bytes of the copy and the layer's 440 bytes of inputs
+    // and outputs at 2 x 4 GB/s.
+    spec.flops_per_core = 1e12;
+    CHECK(openblas_seconds({10, 100}, 1, spec, 2e9, 2) == Approx(4e-6 + 1e-6 + 4440 / 8e9));
+}
+
+TEST_CASE("a cache level's capacity in effect is where its pace gives way, measured") {
+    // L3 at 100 GB/s, DRAM at 25: the threshold is their geometric mean, 50 GB/s.
+    const auto falls_at = [](int k) { return [k](int eighths) { return eighths < k ? 100e9 : 25e9; }; };
+    CHECK(eighths_in_effect(100e9, 25e9, falls_at(9)) == 8);  // holds its pace to the end
+    CHECK(eighths_in_effect(100e9, 25e9, falls_at(7)) == 6);  // 7/8 of it already reads at DRAM's pace
+    CHECK(eighths_in_effect(100e9, 25e9, falls_at(5)) == 4);  // never below half: where its rate was measured
+    CHECK(eighths_in_effect(100e9, 25e9, [](int) { return 50e9; }) == 8);  // at the threshold still counts
+    // A level hardly faster than the next: its capacity cannot be told from its pace.
+    CHECK(eighths_in_effect(30e9, 25e9, falls_at(5)) == 8);
+}
+
 TEST_CASE("a plain loop is predicted as one chain of dependent adds per dot product, input after input") {
     core::ComputeSpec spec;
     spec.flops_per_core = 100e9;
