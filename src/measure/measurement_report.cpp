@@ -26,8 +26,8 @@ double activation_seconds(const MeasureConfig& c, const ThisMachine& m) {
 }
 
 // Each path as Lesson 1's roofline predicts it on this machine's measured figures, plus the bias and
-// sigma of every output, and OpenBLAS as GotoBLAS's algorithm runs it (openblas_seconds) (the GPU path: on the preset its renderer names, or
-// on this CPU's cores when it is software GL).
+// sigma of every output; OpenBLAS as GotoBLAS's algorithm runs it (openblas_seconds); the GPU path
+// on the preset its renderer names, or on this CPU's cores when it is software GL.
 void predict_paths(Report& r) {
     const auto& c = r.config;
     const ThisMachine& m = r.machine;
