@@ -6,6 +6,7 @@
 #include <string>
 
 #include "headless.hpp"
+#include "lessons/rack/rack_board.hpp"
 #include "lessons/rack/rack_panel.hpp"
 #include "ui/text_measure.hpp"
 
@@ -200,4 +201,31 @@ TEST_CASE("no summary box covers a GPU drawn beside it, in either mode, at any p
             }
         }
     }
+}
+
+TEST_CASE("wires that share a line are drawn once: overlapping runs of one colour merge, the rest stay") {
+    using ui::rack_board::WireRect;
+    const ImU32 orange = IM_COL32(200, 90, 0, 255), green = IM_COL32(0, 160, 90, 255);
+    // Three GPUs' routes along one rail (y 10-14), overlapping; one touching the next; a gap; a
+    // trunk (vertical) crossing them; the same rail in another colour.
+    const std::vector<WireRect> merged = ui::rack_board::merge_wires({
+        {{10, 10}, {100, 14}, orange},
+        {{40, 10}, {200, 14}, orange},
+        {{200, 10}, {250, 14}, orange},  // touches the run: joins it
+        {{300, 10}, {350, 14}, orange},  // a gap: its own
+        {{120, 0}, {124, 300}, orange},  // vertical: never joins a horizontal one
+        {{120, 20}, {124, 200}, orange},
+        {{10, 10}, {100, 14}, green},
+    });
+    REQUIRE(merged.size() == 4);
+    int horizontal_orange = 0;
+    for (const WireRect& r : merged) {
+        if (r.col == green) CHECK(r.max.x == 100);
+        else if (r.max.y - r.min.y > r.max.x - r.min.x) CHECK((r.min.y == 0 && r.max.y == 300));
+        else {
+            ++horizontal_orange;
+            CHECK(((r.min.x == 10 && r.max.x == 250) || (r.min.x == 300 && r.max.x == 350)));
+        }
+    }
+    CHECK(horizontal_orange == 2);
 }

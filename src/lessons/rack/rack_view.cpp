@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "lessons/rack/rack_board.hpp"
@@ -22,16 +24,57 @@ using rack_board::length_of;
 
 // [SECTION] drawing ---------------------------------------------------------------------------
 
+std::vector<rack_board::WireRect> rack_board::merge_wires(std::vector<WireRect> rects) {
+    // Along: x for a horizontal rectangle, y for a vertical one; across: the other.
+    const auto horizontal = [](const WireRect& r) { return r.max.x - r.min.x >= r.max.y - r.min.y; };
+    const auto lo = [&](const WireRect& r) { return horizontal(r) ? r.min.x : r.min.y; };
+    const auto hi = [&](const WireRect& r) { return horizontal(r) ? r.max.x : r.max.y; };
+    const auto key = [&](const WireRect& r) {
+        const bool h = horizontal(r);
+        return std::make_tuple(r.col, h, h ? r.min.y : r.min.x, h ? r.max.y : r.max.x);
+    };
+    std::sort(rects.begin(), rects.end(), [&](const WireRect& a, const WireRect& b) {
+        return std::make_pair(key(a), lo(a)) < std::make_pair(key(b), lo(b));
+    });
+    std::vector<WireRect> out;
+    for (const WireRect& r : rects) {
+        if (!out.empty() && key(out.back()) == key(r) && lo(r) <= hi(out.back())) {
+            WireRect& run = out.back();
+            (horizontal(run) ? run.max.x : run.max.y) = std::max(hi(run), hi(r));
+        } else {
+            out.push_back(r);
+        }
+    }
+    return out;
+}
+
+
 namespace {
 
-// What draws the rack: plain rectangles (see the top of the file), and text that fits.
+// Wire segments of one layer, gathered to be drawn once where they overlap (rack_board::merge_wires).
+class SegmentLayer {
+public:
+    void add(glm::vec2 min, glm::vec2 max, ImU32 col) { m_rects.push_back({min, max, col}); }
+    void draw(ImDrawList* dl) {
+        for (const rack_board::WireRect& r : rack_board::merge_wires(std::move(m_rects))) dl->AddRectFilled(to_im(r.min), to_im(r.max), r.col);
+        m_rects.clear();
+    }
+
+private:
+    std::vector<rack_board::WireRect> m_rects;
+};
+
+// What draws the rack: plain rectangles (see the top of the file), and text that fits. With a
+// layer, wire segments gather there to be drawn once (SegmentLayer::draw).
 struct Painter {
     ImDrawList* dl;
+    SegmentLayer* layer = nullptr;
 
     // A segment of an axis-aligned polyline as a rectangle `w` pixels thick.
     void seg(glm::vec2 p0, glm::vec2 p1, float w, ImU32 col) const {
-        const glm::vec2 h(w * 0.5f);
-        dl->AddRectFilled(to_im(glm::min(p0, p1) - h), to_im(glm::max(p0, p1) + h), col);
+        const glm::vec2 h(w * 0.5f), a = glm::min(p0, p1) - h, b = glm::max(p0, p1) + h;
+        if (layer) layer->add(a, b, col);
+        else dl->AddRectFilled(to_im(a), to_im(b), col);
     }
     // The stretch of an axis-aligned polyline from share f0 to share f1 of its length.
     void stretch(const glm::vec2* pts, int n, float f0, float f1, float w, ImU32 col) const {
@@ -255,16 +298,23 @@ void draw_gpus(const Painter& pt, const Theme& th, const RackColours& col, const
 // What the transfers are doing: the route ahead a thin bright line (idle wires are dim),
 // stretches already crossed wider and dimmer, data in flight widest and bright.
 void draw_routes(const Painter& pt, const Theme& th, const RackLayout& l, const core::Cluster& c, const RackPaint& p) {
+    // Three layers, each drawn once over the one before: the wires passed, those ahead, and the
+    // bytes in flight on top.
+    SegmentLayer passed, ahead, in_flight;
+    const Painter to_passed{pt.dl, &passed}, to_ahead{pt.dl, &ahead}, to_flight{pt.dl, &in_flight};
     glm::vec2 pts[3];
     for (core::LinkId id = 0; id < p.link_state.size(); ++id) {
-        const bool in_flight = p.lit_to[id] > p.lit_from[id];
-        if (!p.link_state[id] && !in_flight) continue;
+        const bool flying = p.lit_to[id] > p.lit_from[id];
+        if (!p.link_state[id] && !flying) continue;
         const ImU32 col = th.link(c.link(id).type);
         const int n = link_points(l, c, id, pts);
-        if (p.link_state[id] & RackPaint::passed) pt.stretch(pts, n, 0, 1, 4, fade(col, 0.6f));
-        else if (p.link_state[id] & RackPaint::ahead) pt.stretch(pts, n, 0, 1, 2, col);
-        if (in_flight) pt.stretch(pts, n, p.lit_from[id], p.lit_to[id], 6, col);
+        if (p.link_state[id] & RackPaint::passed) to_passed.stretch(pts, n, 0, 1, 4, fade(col, 0.6f));
+        else if (p.link_state[id] & RackPaint::ahead) to_ahead.stretch(pts, n, 0, 1, 2, col);
+        if (flying) to_flight.stretch(pts, n, p.lit_from[id], p.lit_to[id], 6, col);
     }
+    passed.draw(pt.dl);
+    ahead.draw(pt.dl);
+    in_flight.draw(pt.dl);
 }
 
 // The tensor itself: what each GPU holds, where its head is, and the bytes flowing.
