@@ -3,7 +3,7 @@
 
 #include <string>
 
-struct ImGuiIO;
+#include <imgui.h>
 
 namespace m2m::ui {
 
@@ -19,6 +19,12 @@ std::string font_path();
 
 /// Clears io.Fonts and builds it anew at base_font_px * scale, so text stays crisp at
 /// every scale (no stretched bitmap). Adds a bold face as io.Fonts->Fonts[1] for headlines.
+/// Also puts anti-aliased white discs in the atlas for fill_disc.
 FontStatus load_fonts(ImGuiIO& io, float scale);
+
+/// A filled circle as one square of the font atlas's texture (load_fonts' discs) instead of a fan
+/// of triangles: under llvmpipe a fan's thin triangles around the centre cost far more than the
+/// square's pixels. Circles under 6 px, or before the atlas has discs, are ImGui's own.
+void fill_disc(ImDrawList* dl, ImVec2 centre, float radius, ImU32 colour);
 
 }  // namespace m2m::ui

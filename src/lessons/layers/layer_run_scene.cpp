@@ -32,7 +32,10 @@ LayerRunPanel::MachineFrame LayerRunPanel::frame_of(const core::MachineRun& m, d
     f.network.active.assign(widths.size(), 0);
     f.network.states.resize(widths.size());
     f.network.done[0] = widths[0];
-    const std::uint32_t max_cells = gpu ? 512u : 64u;  // each cell is a quad; more would not read better
+    // Each cell is a square; 128 on a GPU still read as "thousands of cores" (an H100's 16,896 are
+    // 132 a square, about one streaming multiprocessor's 128), where 512 cost ~3 ms a frame under
+    // llvmpipe, which pays for every small square's edges.
+    const std::uint32_t max_cells = gpu ? 128u : 64u;
     const std::uint32_t cells = std::min(m.cores, max_cells);
     f.cores_per_cell = (m.cores + cells - 1) / cells;
     f.cell_busy.assign(cells, 0.0f);
@@ -198,8 +201,9 @@ void LayerRunPanel::draw_cores(const MachineFrame& f, bool gpu, ImVec2 size) {
         const float busy = f.cell_busy[static_cast<std::size_t>(i)];
         const ImU32 fill = busy > 0 ? ui::fade(colour, 0.35f + 0.65f * busy) : th.idle;
         const float pad = std::max(1.0f, std::min(cw, ch) * 0.08f);
-        // Square corners on the GPU grid: a rounded rect costs ~10x the vertices of a plain quad.
-        dl->AddRectFilled(ImVec2(x + pad, y + pad), ImVec2(x + cw - pad, y + ch - pad), fill, gpu ? 0.0f : 4.0f);
+        // Square corners on a grid (a GPU, a server CPU's many cores): a rounded rect costs ~10x the
+        // vertices of a plain quad. A few big boxes (a laptop's cores) keep round ones.
+        dl->AddRectFilled(ImVec2(x + pad, y + pad), ImVec2(x + cw - pad, y + ch - pad), fill, gpu || cells > 16 ? 0.0f : 4.0f);
     }
     ImGui::Dummy(size);
 }
