@@ -52,7 +52,11 @@ void RackPanel::draw_scene() {
     const float step_h = ImGui::CalcTextSize(step_head().c_str(), nullptr, false, wrap).y + 2 * fs * 1.1f + spacing * 3;
     if (both || !m_show_plot) {
         const float plot_h = both ? std::clamp(left * 0.3f, fs * 8.0f, fs * 16.0f) : 0.0f;
-        draw_drawing(std::max(fs * 8.0f, left - step_h - words_h - plot_h - spacing));
+        // At least 8 font sizes (a node in each rack with its GPU numbers), but never past the
+        // window's bottom: on the shortest scenes (1024x768 at 2x) the drawing takes what is left
+        // and summarises more of the cluster; the step and the words follow below (the wheel).
+        const float least = std::min(fs * 8.0f, left - plot_h - spacing);
+        draw_drawing(std::max(least, left - step_h - words_h - plot_h - spacing));
         draw_step();
     }
     draw_collective_words();
