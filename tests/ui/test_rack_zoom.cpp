@@ -229,3 +229,25 @@ TEST_CASE("wires that share a line are drawn once: overlapping runs of one colou
     }
     CHECK(horizontal_orange == 2);
 }
+
+TEST_CASE("at 1024x768 and 2.0 an all-reduce's drawing ends inside the window, one node numbered and the rest summarised") {
+    test::Headless ui(1024, 768, 2.0f);
+    ui::apply_theme(ui.context().view, ui::ThemeKind::projector, 2.0f);
+    RackPanel panel(ui.context());
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.set_group(64);
+    // Above the lesson in the app: the menu bar, the lesson tabs and the intro line, 230 px at 2x.
+    for (int i = 0; i < 3; ++i)
+        ui.frame([&] {
+            ImGui::Dummy(ImVec2(10, 230));
+            panel.draw(1.0f / 60.0f);
+        });
+    const ui::RackLayout& l = panel.layout();
+    REQUIRE(l.zoomed);
+    CHECK(l.node_shown(0));
+    CHECK(ui.context().items.rect("rack_summary_0"));
+    numbers_are_readable(panel, 2.0f);
+    // Its 8-font-size minimum once ran the rack 100 px past the window's bottom.
+    CHECK(l.racks[0].max.y <= 768);
+    CHECK(l.racks[0].max.y > 768 * 0.8f);  // and it uses the room it has
+}
