@@ -93,21 +93,21 @@ void start_imgui(App& app, const OpenedWindow& win) {
 std::optional<int> start(App& app, const Options& options) {
     app.options = options;
     read_settings(app);
-    std::future<void> lessons_built;
-    if (options.scenario.empty()) {
-        lessons_built = std::async(std::launch::async, [&app] { configure_lessons(app); });
-    } else {
+    // The lessons (Lesson 3 trains its toy network) and a scenario's state are built on a second
+    // thread while the window opens; a scenario that cannot be read is still the first thing
+    // reported, and closes the window it opened.
+    std::future<std::string> lessons_built = std::async(std::launch::async, [&app] {
         configure_lessons(app);
-        const std::string error = load_scenario(app, options.scenario);
-        if (!error.empty()) {
-            std::cerr << "math-to-metal: --scenario: " << error << "\n";
-            return 2;
-        }
-    }
+        return app.options.scenario.empty() ? std::string() : load_scenario(app, app.options.scenario);
+    });
     app.opened_width = options.size_given ? options.width : app.settings.window_width;
     app.opened_height = options.size_given ? options.height : app.settings.window_height;
     const OpenedWindow win = open_window(app.opened_width, app.opened_height, "Math to Metal", true);
-    if (lessons_built.valid()) lessons_built.get();
+    if (const std::string error = lessons_built.get(); !error.empty()) {
+        if (win.window) close_window(win.window);
+        std::cerr << "math-to-metal: --scenario: " << error << "\n";
+        return 2;
+    }
     if (!win.window) {
         std::cerr << "math-to-metal: " << win.error << "\n";
         return 2;
