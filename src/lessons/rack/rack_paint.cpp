@@ -1,7 +1,11 @@
 // Painting the rack drawing: what a pipelined transfer lights at a moment (the links ahead, the
-// stretch carrying bytes, those crossed, its head and the pulses of bytes), read by draw_rack.
+// stretch carrying bytes, those crossed, its head and the pulses of bytes), read by draw_rack; and
+// the wires' rectangles merged where routes overlap, so that each is drawn once.
 #include <algorithm>
 #include <cmath>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "lessons/rack/rack_board.hpp"
 #include "lessons/rack/rack_view.hpp"
@@ -80,6 +84,30 @@ void paint_transfer(RackPaint& p, const RackLayout& l, const core::Cluster& c, c
         }
         hop_start += len[h];
     }
+}
+
+std::vector<rack_board::WireRect> rack_board::merge_wires(std::vector<WireRect> rects) {
+    // Along: x for a horizontal rectangle, y for a vertical one; across: the other.
+    const auto horizontal = [](const WireRect& r) { return r.max.x - r.min.x >= r.max.y - r.min.y; };
+    const auto lo = [&](const WireRect& r) { return horizontal(r) ? r.min.x : r.min.y; };
+    const auto hi = [&](const WireRect& r) { return horizontal(r) ? r.max.x : r.max.y; };
+    const auto key = [&](const WireRect& r) {
+        const bool h = horizontal(r);
+        return std::make_tuple(r.col, h, h ? r.min.y : r.min.x, h ? r.max.y : r.max.x);
+    };
+    std::sort(rects.begin(), rects.end(), [&](const WireRect& a, const WireRect& b) {
+        return std::make_pair(key(a), lo(a)) < std::make_pair(key(b), lo(b));
+    });
+    std::vector<WireRect> out;
+    for (const WireRect& r : rects) {
+        if (!out.empty() && key(out.back()) == key(r) && lo(r) <= hi(out.back())) {
+            WireRect& run = out.back();
+            (horizontal(run) ? run.max.x : run.max.y) = std::max(hi(run), hi(r));
+        } else {
+            out.push_back(r);
+        }
+    }
+    return out;
 }
 
 }  // namespace m2m::ui

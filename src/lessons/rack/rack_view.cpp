@@ -2,16 +2,14 @@
 // no anti-aliasing fringe) because llvmpipe pays for every triangle and every blended pixel. Positions, boxes and
 // the points along a wire are glm::vec2 (ui/geometry.hpp); ImVec2 only where ImGui is called.
 //
-// [SECTION] drawing   [SECTION] buttons   (painting: rack_paint.cpp; layout and link geometry:
-// rack_layout.cpp and rack_zoom.cpp)
+// [SECTION] drawing   (painting and wires: rack_paint.cpp; the buttons over the drawing:
+// rack_input.cpp; layout and link geometry: rack_layout.cpp and rack_zoom.cpp)
 #include "lessons/rack/rack_view.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
-#include <tuple>
-#include <utility>
 #include <vector>
 
 #include "lessons/rack/rack_board.hpp"
@@ -23,31 +21,6 @@ namespace m2m::ui {
 using rack_board::length_of;
 
 // [SECTION] drawing ---------------------------------------------------------------------------
-
-std::vector<rack_board::WireRect> rack_board::merge_wires(std::vector<WireRect> rects) {
-    // Along: x for a horizontal rectangle, y for a vertical one; across: the other.
-    const auto horizontal = [](const WireRect& r) { return r.max.x - r.min.x >= r.max.y - r.min.y; };
-    const auto lo = [&](const WireRect& r) { return horizontal(r) ? r.min.x : r.min.y; };
-    const auto hi = [&](const WireRect& r) { return horizontal(r) ? r.max.x : r.max.y; };
-    const auto key = [&](const WireRect& r) {
-        const bool h = horizontal(r);
-        return std::make_tuple(r.col, h, h ? r.min.y : r.min.x, h ? r.max.y : r.max.x);
-    };
-    std::sort(rects.begin(), rects.end(), [&](const WireRect& a, const WireRect& b) {
-        return std::make_pair(key(a), lo(a)) < std::make_pair(key(b), lo(b));
-    });
-    std::vector<WireRect> out;
-    for (const WireRect& r : rects) {
-        if (!out.empty() && key(out.back()) == key(r) && lo(r) <= hi(out.back())) {
-            WireRect& run = out.back();
-            (horizontal(run) ? run.max.x : run.max.y) = std::max(hi(run), hi(r));
-        } else {
-            out.push_back(r);
-        }
-    }
-    return out;
-}
-
 
 namespace {
 
@@ -407,33 +380,6 @@ void draw_rack(const Theme& th, const RackLayout& l, const core::Cluster& c, con
     draw_routes(pt, th, l, c, p);
     draw_tensor(pt, th, l, p);
     draw_tags(pt, th, tags);
-}
-
-// [SECTION] buttons ---------------------------------------------------------------------------
-
-RackInput rack_buttons(ItemRegistry& items, const RackLayout& l, ImVec2 a, ImVec2 b) {
-    RackInput in;
-    char id[24];
-    for (core::GpuId g = 0; g < l.gpus.size(); ++g) {
-        if (!l.gpu_shown(g)) continue;
-        const Box& box = l.gpus[g];
-        ImGui::SetCursorScreenPos(to_im(box.min));
-        std::snprintf(id, sizeof id, "gpu_%u", g);
-        if (ImGui::InvisibleButton(id, to_im(glm::max(box.size(), glm::vec2(1.0f))))) in.clicked = g;
-        items.note(id);
-        if (ImGui::IsItemHovered()) in.hovered = g;
-    }
-    for (std::uint32_t r = 0; r < l.shape.racks; ++r) {
-        if (l.hidden_in(r) == 0) continue;
-        ImGui::SetCursorScreenPos(to_im(l.summaries[r].min));
-        std::snprintf(id, sizeof id, "rack_summary_%u", r);
-        if (ImGui::InvisibleButton(id, to_im(glm::max(l.summaries[r].size(), glm::vec2(1.0f))))) in.summary_clicked = r;
-        items.note(id);
-        if (ImGui::IsItemHovered()) in.summary_hovered = r;
-    }
-    ImGui::SetCursorScreenPos(a);
-    ImGui::Dummy(ImVec2(b.x - a.x, b.y - a.y));
-    return in;
 }
 
 }  // namespace m2m::ui
