@@ -12,6 +12,7 @@ add_executable(test_ui
   measure/test_measure_view.cpp
   ui/test_rack_panel.cpp
   ui/test_rack_zoom.cpp
+  ui/test_frame_damage.cpp
   ui/test_split_panel.cpp
   ui/test_frontier_view.cpp
   ui/test_explain_panel.cpp

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/damage.hpp"
 #include "app/input_trickle.hpp"
 #include "app/options.hpp"
 #include "app/settings.hpp"
@@ -59,6 +60,8 @@ struct App {
     int windowed[4] = {100, 100, 1280, 720};  // position and size to return to from fullscreen
     std::string notice;  // one message shown in the menu bar (a saved file, a problem)
     std::string renderer;
+    DamageRenderer damage;    // under software GL, only what changed is drawn again (damage.hpp)
+    bool redraw_whole = true; // the next frame is drawn whole (new fonts, theme, scale)
     std::string last_status;
     std::string open_popup;  // "save", "open", "csv" when a path popup should open
     std::string path_buffer;

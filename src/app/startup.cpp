@@ -17,6 +17,7 @@
 #include "app/window.hpp"
 #include "lessons/catalog.hpp"
 #include "lessons/layers/layer_run_panel.hpp"
+#include "measure/measurement.hpp"
 #include "ui/fonts.hpp"
 
 namespace m2m::app {
@@ -115,11 +116,13 @@ std::optional<int> start(App& app, const Options& options) {
     app.window = win.window;
     app.renderer = win.renderer;
     start_imgui(app, win);
+    app.damage.probe(app.window, measure::is_software_renderer(app.renderer));
     return std::nullopt;
 }
 
 void apply_scale_and_theme(App& app, float scale) {
     ui::apply_theme(app.shared.view, app.theme, scale);
+    app.redraw_whole = true;  // a new atlas and new colours: nothing on screen can be kept
     ImGuiIO& io = ImGui::GetIO();
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     const ui::FontStatus fonts = ui::load_fonts(io, scale);  // a new atlas at the new pixel size

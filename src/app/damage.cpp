@@ -1,0 +1,74 @@
+// Drawing only what changed since the last frame (damage.hpp).
+#include "app/damage.hpp"
+
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+#include <imgui_impl_opengl3.h>
+
+#include <cmath>
+
+namespace m2m::app {
+
+namespace {
+
+void clear_all(ImVec4 clear) {
+    glDisable(GL_SCISSOR_TEST);
+    glClearColor(clear.x, clear.y, clear.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+}
+
+}  // namespace
+
+void DamageRenderer::probe(GLFWwindow* window, bool software) {
+    m_preserved = false;
+    m_have_last = false;
+    if (!software || !window) return;
+    // A colour no frame draws, swapped out, then read back from the back buffer.
+    clear_all(ImVec4(0.0f, 1.0f, 77.0f / 255.0f, 1.0f));
+    glfwSwapBuffers(window);
+    unsigned char px[4] = {0, 0, 0, 0};
+    glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    m_preserved = px[0] == 0 && px[1] == 255 && px[2] == 77;
+}
+
+void DamageRenderer::render(ImDrawData* dd, int fb_w, int fb_h, ImVec4 clear, bool whole) {
+    const ImVec4 display(dd->DisplayPos.x, dd->DisplayPos.y, dd->DisplayPos.x + dd->DisplaySize.x,
+                         dd->DisplayPos.y + dd->DisplaySize.y);
+    std::vector<ui::DrawListCopy> now = m_preserved ? ui::copy_draw_lists(*dd) : std::vector<ui::DrawListCopy>{};
+    const bool same_size = m_last_size.x == dd->DisplaySize.x && m_last_size.y == dd->DisplaySize.y;
+    ImVec4 damage = (!m_preserved || whole || !m_have_last || !same_size) ? display : ui::changed_rect(m_last, now, display);
+    m_last = std::move(now);
+    m_have_last = m_preserved;
+    m_last_size = dd->DisplaySize;
+    glViewport(0, 0, fb_w, fb_h);
+    if (ui::rect_empty(damage)) return;  // the back buffer already holds this frame
+    // Most of the window changed: clear it all (llvmpipe clears a whole buffer far faster than
+    // most of one inside a scissor) and draw everything.
+    const float area = (damage.z - damage.x) * (damage.w - damage.y);
+    if (area >= 0.75f * dd->DisplaySize.x * dd->DisplaySize.y) {
+        clear_all(clear);
+        ImGui_ImplOpenGL3_RenderDrawData(dd);
+        return;
+    }
+    // Whole framebuffer pixels, y counted from the bottom as GL does.
+    const ImVec2 s = dd->FramebufferScale;
+    const int x0 = static_cast<int>(std::floor((damage.x - display.x) * s.x));
+    const int y0 = static_cast<int>(std::floor((damage.y - display.y) * s.y));
+    const int x1 = static_cast<int>(std::ceil((damage.z - display.x) * s.x));
+    const int y1 = static_cast<int>(std::ceil((damage.w - display.y) * s.y));
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(x0, fb_h - y1, x1 - x0, y1 - y0);
+    glClearColor(clear.x, clear.y, clear.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glDisable(GL_SCISSOR_TEST);
+    // Every window is drawn again, but only inside the damage: those that did not change still
+    // cover parts of it.
+    damage = ImVec4(static_cast<float>(x0) / s.x + display.x, static_cast<float>(y0) / s.y + display.y,
+                    static_cast<float>(x1) / s.x + display.x, static_cast<float>(y1) / s.y + display.y);
+    for (int n = 0; n < dd->CmdListsCount; ++n)
+        for (ImDrawCmd& cmd : dd->CmdLists[n]->CmdBuffer) cmd.ClipRect = ui::rect_intersection(cmd.ClipRect, damage);
+    ImGui_ImplOpenGL3_RenderDrawData(dd);
+}
+
+}  // namespace m2m::app

@@ -1,0 +1,76 @@
+// Which part of the window changed between two frames (ui/frame_damage.hpp): what the app draws
+// again under software GL, everything else kept from the last frame.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "headless.hpp"
+#include "ui/frame_damage.hpp"
+
+using namespace m2m;
+
+namespace {
+
+// A frame with a panel on the left (its text `left`) and a scene on the right (its text
+// `right`), each a child window; returns the frame's draw lists.
+std::vector<ui::DrawListCopy> frame(test::Headless& ui, const std::string& left, const std::string& right) {
+    ui.frame([&] {
+        ImGui::BeginChild("panel", ImVec2(400, 0), true);
+        ImGui::TextUnformatted(left.c_str());
+        ImGui::EndChild();
+        ImGui::SameLine();
+        ImGui::BeginChild("scene", ImVec2(0, 0), true);
+        ImGui::TextUnformatted(right.c_str());
+        ImGui::EndChild();
+    });
+    return ui::copy_draw_lists(*ImGui::GetDrawData());
+}
+
+const ImVec4 display(0, 0, 1920, 1080);
+
+}  // namespace
+
+TEST_CASE("only the window whose drawing changed is damaged; nothing when nothing changed") {
+    test::Headless ui(1920, 1080);
+    frame(ui, "controls", "scene 1");  // the first frames settle the layout
+    const auto a = frame(ui, "controls", "scene 1");
+    const auto same = frame(ui, "controls", "scene 1");
+    CHECK(ui::rect_empty(ui::changed_rect(a, same, display)));
+    const auto b = frame(ui, "controls", "scene 2");
+    const ImVec4 d = ui::changed_rect(same, b, display);
+    REQUIRE_FALSE(ui::rect_empty(d));
+    // The scene child: right of the 400 px panel, the panel itself untouched.
+    CHECK(d.x >= 400);
+    CHECK(d.z <= 1920);
+    const auto c = frame(ui, "controls!", "scene 2");
+    const ImVec4 e = ui::changed_rect(b, c, display);
+    CHECK(e.z <= 420);  // the panel only
+}
+
+TEST_CASE("a window that opens or closes damages the whole display") {
+    test::Headless ui(1920, 1080);
+    frame(ui, "controls", "scene");
+    const auto a = frame(ui, "controls", "scene");
+    ui.frame([&] {
+        ImGui::BeginChild("panel", ImVec2(400, 0), true);
+        ImGui::TextUnformatted("controls");
+        ImGui::EndChild();
+    });
+    const auto fewer = ui::copy_draw_lists(*ImGui::GetDrawData());
+    const ImVec4 d = ui::changed_rect(a, fewer, display);
+    CHECK(d.x == 0);
+    CHECK(d.y == 0);
+    CHECK(d.z == 1920);
+    CHECK(d.w == 1080);
+}
+
+TEST_CASE("a damaged window's old box counts too: what it drew last frame must be cleared") {
+    ui::DrawListCopy before, after;
+    before.owner = after.owner = "tip";
+    before.box = ImVec4(100, 100, 200, 150);
+    after.box = ImVec4(300, 100, 400, 150);
+    after.vtx.resize(1);  // its drawing differs
+    const ImVec4 d = ui::changed_rect({before}, {after}, display);
+    CHECK(d.x == 100);
+    CHECK(d.z == 400);
+}
