@@ -149,8 +149,10 @@ void draw_and_render(App& app, Loop& loop, int fb_w, int fb_h, float dt) {
     // the part that changed since the last frame is cleared and drawn (damage.hpp).
     const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
     // The benchmark's baseline clears and draws the whole (empty) window every frame: what the
-    // host pays for a frame that changes everywhere, the unit its rows are given in.
-    app.damage.render(ImGui::GetDrawData(), fb_w, fb_h, bg, app.redraw_whole || app.options.bench_empty);
+    // host pays for a frame that changes everywhere, the unit its rows are given in; its rows
+    // with --bench-whole draw every frame whole too (the first frame after a change, or a GPU's).
+    const Options& o = app.options;
+    app.damage.render(ImGui::GetDrawData(), fb_w, fb_h, bg, app.redraw_whole || o.bench_empty || o.bench_whole);
     app.redraw_whole = false;
     ++loop.frame;
     if (!app.options.screenshot.empty() && loop.frame == loop.stop_after) {

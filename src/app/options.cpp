@@ -77,6 +77,9 @@ CLI::Option* add_test_flags(CLI::App& app, Options& o) {
     app.add_flag("--bench-empty", o.bench_empty,
                  "with --bench-frames: draw an empty frame (the app's fonts, no lesson), the baseline scripts/bench compares with")
         ->needs("--bench-frames");
+    app.add_flag("--bench-whole", o.bench_whole,
+                 "with --bench-frames: draw every frame whole, as on a GPU or after any change, not only what changed")
+        ->needs("--bench-frames");
     app.add_option("--slow-frames", o.slow_frames_ms,
                    "make every frame take at least MS milliseconds, as on a slow machine (for tests)")
         ->check(CLI::Range(1, 1000));

@@ -29,6 +29,7 @@ struct Options {
     bool monkey = false;              ///< the soak test: random input from a seed (src/app/monkey.hpp)
     std::uint64_t monkey_seed = 0;
     bool bench_empty = false;         ///< with bench_frames: an empty ImGui frame (the fonts, no lesson), the baseline
+    bool bench_whole = false;         ///< with bench_frames: every frame drawn whole (no damage rectangle)
     int slow_frames_ms = 0;           ///< every frame takes at least this long: a slow machine, for tests
 };
 

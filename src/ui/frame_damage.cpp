@@ -58,12 +58,50 @@ std::vector<DrawListCopy> copy_draw_lists(const ImDrawData& dd) {
     return out;
 }
 
+namespace {
+
+bool same_vertex(const ImDrawVert& a, const ImDrawVert& b) { return std::memcmp(&a, &b, sizeof(ImDrawVert)) == 0; }
+
+ImVec4 triangle_box(const DrawListCopy& l, const ImDrawCmd& cmd, unsigned i) {
+    ImVec4 r(1e30f, 1e30f, -1e30f, -1e30f);
+    for (unsigned k = 0; k < 3; ++k) {
+        const ImVec2 p = l.vtx[l.idx[cmd.IdxOffset + i + k] + cmd.VtxOffset].pos;
+        r = ImVec4(std::min(r.x, p.x), std::min(r.y, p.y), std::max(r.z, p.x), std::max(r.w, p.y));
+    }
+    // A pixel of margin: anti-aliased edges reach past the vertices' positions.
+    return rect_intersection(ImVec4(r.x - 1, r.y - 1, r.z + 1, r.w + 1), cmd.ClipRect);
+}
+
+// A window drawn with the same commands and as many vertices as before, some of them moved or
+// recoloured (a bar growing, a dot lit): only the triangles that differ, where they were and
+// where they are. Empty when the structure differs (the caller takes the whole box then).
+bool changed_triangles(const DrawListCopy& a, const DrawListCopy& b, ImVec4& out) {
+    if (a.cmds.size() != b.cmds.size() || a.vtx.size() != b.vtx.size() || a.idx.size() != b.idx.size()) return false;
+    for (std::size_t c = 0; c < a.cmds.size(); ++c)
+        if (!same_cmd(a.cmds[c], b.cmds[c])) return false;
+    for (const ImDrawCmd& cmd : b.cmds) {
+        if (cmd.UserCallback) continue;  // same callback, same rectangle: nothing to redraw
+        for (unsigned i = 0; i + 2 < cmd.ElemCount + 0u; i += 3) {
+            bool same = true;
+            for (unsigned k = 0; k < 3 && same; ++k) {
+                const unsigned at = cmd.IdxOffset + i + k;
+                same = a.idx[at] == b.idx[at] && same_vertex(a.vtx[a.idx[at] + cmd.VtxOffset], b.vtx[b.idx[at] + cmd.VtxOffset]);
+            }
+            if (!same) out = rect_union(out, rect_union(triangle_box(a, cmd, i), triangle_box(b, cmd, i)));
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
 ImVec4 changed_rect(const std::vector<DrawListCopy>& before, const std::vector<DrawListCopy>& now, ImVec4 display) {
     if (before.size() != now.size()) return display;
     ImVec4 out(0, 0, 0, 0);
     for (std::size_t i = 0; i < now.size(); ++i) {
         if (before[i].owner != now[i].owner) return display;
-        if (!same_list(before[i], now[i])) out = rect_union(out, rect_union(before[i].box, now[i].box));
+        if (same_list(before[i], now[i])) continue;
+        if (!changed_triangles(before[i], now[i], out)) out = rect_union(out, rect_union(before[i].box, now[i].box));
     }
     return rect_empty(out) ? out : rect_intersection(out, display);
 }
