@@ -74,3 +74,28 @@ TEST_CASE("a damaged window's old box counts too: what it drew last frame must b
     CHECK(d.x == 100);
     CHECK(d.z == 400);
 }
+
+TEST_CASE("a bar that grows damages the bar, not its window: the same drawing with its vertices moved") {
+    test::Headless ui(1920, 1080);
+    const auto with_bar = [&](float w) {
+        ui.frame([&] {
+            ImGui::TextUnformatted("a long sentence above the bar that does not change from frame to frame");
+            ImDrawList* dl = ImGui::GetWindowDrawList();
+            dl->AddRectFilled(ImVec2(100, 500), ImVec2(100 + w, 520), IM_COL32(200, 90, 0, 255));
+            ImGui::TextUnformatted("and another below it");
+        });
+        return ui::copy_draw_lists(*ImGui::GetDrawData());
+    };
+    with_bar(300);
+    const auto a = with_bar(300);
+    const auto b = with_bar(340);
+    const ImVec4 d = ui::changed_rect(a, b, display);
+    REQUIRE_FALSE(ui::rect_empty(d));
+    CHECK(d.x >= 98);   // the bar's triangles, old and new, with a pixel of margin
+    CHECK(d.z <= 442);
+    CHECK(d.y >= 498);
+    CHECK(d.w <= 522);
+    // The same bar again: nothing to draw.
+    const auto c = with_bar(340);
+    CHECK(ui::rect_empty(ui::changed_rect(b, c, display)));
+}
