@@ -37,38 +37,47 @@ void DamageRenderer::render(ImDrawData* dd, int fb_w, int fb_h, ImVec4 clear, bo
                          dd->DisplayPos.y + dd->DisplaySize.y);
     std::vector<ui::DrawListCopy> now = m_preserved ? ui::copy_draw_lists(*dd) : std::vector<ui::DrawListCopy>{};
     const bool same_size = m_last_size.x == dd->DisplaySize.x && m_last_size.y == dd->DisplaySize.y;
-    ImVec4 damage = (!m_preserved || whole || !m_have_last || !same_size) ? display : ui::changed_rect(m_last, now, display);
-    m_last = std::move(now);
+    const bool all = !m_preserved || whole || !m_have_last || !same_size;
+    const ui::DamageRects damage = all ? ui::DamageRects{{display}} : ui::changed_rects(m_last, now, display);
     m_have_last = m_preserved;
     m_last_size = dd->DisplaySize;
     glViewport(0, 0, fb_w, fb_h);
-    if (ui::rect_empty(damage)) return;  // the back buffer already holds this frame
+    if (damage.rects.empty()) {  // the back buffer already holds this frame
+        m_last = std::move(now);
+        return;
+    }
     // Most of the window changed: clear it all (llvmpipe clears a whole buffer far faster than
     // most of one inside a scissor) and draw everything.
-    const float area = (damage.z - damage.x) * (damage.w - damage.y);
-    if (area >= 0.75f * dd->DisplaySize.x * dd->DisplaySize.y) {
+    if (damage.total_area() >= 0.75f * dd->DisplaySize.x * dd->DisplaySize.y) {
+        m_last = std::move(now);
         clear_all(clear);
         ImGui_ImplOpenGL3_RenderDrawData(dd);
         return;
     }
-    // Whole framebuffer pixels, y counted from the bottom as GL does.
+    // Each rectangle on its own: cleared, then every window drawn again inside it only (those
+    // that did not change still cover parts of it), from the commands' own clip rectangles.
     const ImVec2 s = dd->FramebufferScale;
-    const int x0 = static_cast<int>(std::floor((damage.x - display.x) * s.x));
-    const int y0 = static_cast<int>(std::floor((damage.y - display.y) * s.y));
-    const int x1 = static_cast<int>(std::ceil((damage.z - display.x) * s.x));
-    const int y1 = static_cast<int>(std::ceil((damage.w - display.y) * s.y));
-    glEnable(GL_SCISSOR_TEST);
-    glScissor(x0, fb_h - y1, x1 - x0, y1 - y0);
-    glClearColor(clear.x, clear.y, clear.z, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    glDisable(GL_SCISSOR_TEST);
-    // Every window is drawn again, but only inside the damage: those that did not change still
-    // cover parts of it.
-    damage = ImVec4(static_cast<float>(x0) / s.x + display.x, static_cast<float>(y0) / s.y + display.y,
-                    static_cast<float>(x1) / s.x + display.x, static_cast<float>(y1) / s.y + display.y);
-    for (int n = 0; n < dd->CmdListsCount; ++n)
-        for (ImDrawCmd& cmd : dd->CmdLists[n]->CmdBuffer) cmd.ClipRect = ui::rect_intersection(cmd.ClipRect, damage);
-    ImGui_ImplOpenGL3_RenderDrawData(dd);
+    for (const ImVec4& d : damage.rects) {
+        // Whole framebuffer pixels, y counted from the bottom as GL does.
+        const int x0 = static_cast<int>(std::floor((d.x - display.x) * s.x));
+        const int y0 = static_cast<int>(std::floor((d.y - display.y) * s.y));
+        const int x1 = static_cast<int>(std::ceil((d.z - display.x) * s.x));
+        const int y1 = static_cast<int>(std::ceil((d.w - display.y) * s.y));
+        glEnable(GL_SCISSOR_TEST);
+        glScissor(x0, fb_h - y1, x1 - x0, y1 - y0);
+        glClearColor(clear.x, clear.y, clear.z, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glDisable(GL_SCISSOR_TEST);
+        const ImVec4 pixels(static_cast<float>(x0) / s.x + display.x, static_cast<float>(y0) / s.y + display.y,
+                            static_cast<float>(x1) / s.x + display.x, static_cast<float>(y1) / s.y + display.y);
+        for (int n = 0; n < dd->CmdListsCount; ++n) {
+            ImVector<ImDrawCmd>& cmds = dd->CmdLists[n]->CmdBuffer;
+            for (int c = 0; c < cmds.Size; ++c)
+                cmds[c].ClipRect = ui::rect_intersection(now[static_cast<std::size_t>(n)].cmds[static_cast<std::size_t>(c)].ClipRect, pixels);
+        }
+        ImGui_ImplOpenGL3_RenderDrawData(dd);
+    }
+    m_last = std::move(now);
 }
 
 }  // namespace m2m::app

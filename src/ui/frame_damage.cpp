@@ -60,6 +60,8 @@ std::vector<DrawListCopy> copy_draw_lists(const ImDrawData& dd) {
 
 namespace {
 
+float area(ImVec4 r) { return rect_empty(r) ? 0.0f : (r.z - r.x) * (r.w - r.y); }
+
 bool same_vertex(const ImDrawVert& a, const ImDrawVert& b) { return std::memcmp(&a, &b, sizeof(ImDrawVert)) == 0; }
 
 ImVec4 triangle_box(const DrawListCopy& l, const ImDrawCmd& cmd, unsigned i) {
@@ -72,38 +74,126 @@ ImVec4 triangle_box(const DrawListCopy& l, const ImDrawCmd& cmd, unsigned i) {
     return rect_intersection(ImVec4(r.x - 1, r.y - 1, r.z + 1, r.w + 1), cmd.ClipRect);
 }
 
-// A window drawn with the same commands and as many vertices as before, some of them moved or
-// recoloured (a bar growing, a dot lit): only the triangles that differ, where they were and
-// where they are. Empty when the structure differs (the caller takes the whole box then).
-bool changed_triangles(const DrawListCopy& a, const DrawListCopy& b, ImVec4& out) {
-    if (a.cmds.size() != b.cmds.size() || a.vtx.size() != b.vtx.size() || a.idx.size() != b.idx.size()) return false;
-    for (std::size_t c = 0; c < a.cmds.size(); ++c)
-        if (!same_cmd(a.cmds[c], b.cmds[c])) return false;
-    for (const ImDrawCmd& cmd : b.cmds) {
-        if (cmd.UserCallback) continue;  // same callback, same rectangle: nothing to redraw
-        for (unsigned i = 0; i + 2 < cmd.ElemCount + 0u; i += 3) {
-            bool same = true;
-            for (unsigned k = 0; k < 3 && same; ++k) {
-                const unsigned at = cmd.IdxOffset + i + k;
-                same = a.idx[at] == b.idx[at] && same_vertex(a.vtx[a.idx[at] + cmd.VtxOffset], b.vtx[b.idx[at] + cmd.VtxOffset]);
-            }
-            if (!same) out = rect_union(out, rect_union(triangle_box(a, cmd, i), triangle_box(b, cmd, i)));
-        }
+// The same commands but for where each starts and how much it draws (a text grown by a digit):
+// the same clip rectangles, textures and callbacks in the same order.
+bool same_commands_but_counts(const DrawListCopy& a, const DrawListCopy& b) {
+    if (a.cmds.size() != b.cmds.size()) return false;
+    for (std::size_t c = 0; c < a.cmds.size(); ++c) {
+        const ImDrawCmd &x = a.cmds[c], &y = b.cmds[c];
+        if (x.ClipRect.x != y.ClipRect.x || x.ClipRect.y != y.ClipRect.y || x.ClipRect.z != y.ClipRect.z ||
+            x.ClipRect.w != y.ClipRect.w || x.TextureId != y.TextureId || x.UserCallback != y.UserCallback ||
+            x.UserCallbackData != y.UserCallbackData)
+            return false;
     }
+    return true;
+}
+
+// Every triangle of `l` that uses a vertex in [from, to), where it is.
+void triangles_using(const DrawListCopy& l, std::size_t from, std::size_t to, DamageRects& out) {
+    for (const ImDrawCmd& cmd : l.cmds) {
+        if (cmd.UserCallback) continue;
+        for (unsigned i = 0; i + 2 < cmd.ElemCount + 0u; i += 3)
+            for (unsigned k = 0; k < 3; ++k) {
+                const std::size_t v = l.idx[cmd.IdxOffset + i + k] + cmd.VtxOffset;
+                if (v >= from && v < to) {
+                    out.add(triangle_box(l, cmd, i));
+                    break;
+                }
+            }
+    }
+}
+
+// A window drawn with the same commands as before, some of its shapes moved, recoloured or grown
+// (a bar growing, a dot lit, a time gaining a digit): only the triangles that differ, where they
+// were and where they are. False when its commands themselves differ (the caller takes the whole
+// window then).
+bool changed_triangles(const DrawListCopy& a, const DrawListCopy& b, DamageRects& out) {
+    if (!same_commands_but_counts(a, b)) return false;
+    bool same_counts = a.vtx.size() == b.vtx.size() && a.idx.size() == b.idx.size();
+    for (std::size_t c = 0; c < a.cmds.size() && same_counts; ++c) same_counts = same_cmd(a.cmds[c], b.cmds[c]);
+    if (same_counts) {  // triangle by triangle
+        for (const ImDrawCmd& cmd : b.cmds) {
+            if (cmd.UserCallback) continue;  // same callback, same rectangle: nothing to redraw
+            for (unsigned i = 0; i + 2 < cmd.ElemCount + 0u; i += 3) {
+                bool same = true;
+                for (unsigned k = 0; k < 3 && same; ++k) {
+                    const unsigned at = cmd.IdxOffset + i + k;
+                    same = a.idx[at] == b.idx[at] && same_vertex(a.vtx[a.idx[at] + cmd.VtxOffset], b.vtx[b.idx[at] + cmd.VtxOffset]);
+                }
+                if (!same) out.add(rect_union(triangle_box(a, cmd, i), triangle_box(b, cmd, i)));
+            }
+        }
+        return true;
+    }
+    // Vertices added or dropped: what both frames share at the start and at the end is the same
+    // drawing (ImGui appends each shape's vertices in the order it is drawn); the triangles using
+    // the vertices between, old and new, are what changed.
+    const std::size_t na = a.vtx.size(), nb = b.vtx.size(), shorter = std::min(na, nb);
+    std::size_t head = 0, tail = 0;
+    while (head < shorter && same_vertex(a.vtx[head], b.vtx[head])) ++head;
+    while (tail < shorter - head && same_vertex(a.vtx[na - 1 - tail], b.vtx[nb - 1 - tail])) ++tail;
+    triangles_using(a, head, na - tail, out);
+    triangles_using(b, head, nb - tail, out);
     return true;
 }
 
 }  // namespace
 
-ImVec4 changed_rect(const std::vector<DrawListCopy>& before, const std::vector<DrawListCopy>& now, ImVec4 display) {
-    if (before.size() != now.size()) return display;
-    ImVec4 out(0, 0, 0, 0);
-    for (std::size_t i = 0; i < now.size(); ++i) {
-        if (before[i].owner != now[i].owner) return display;
-        if (same_list(before[i], now[i])) continue;
-        if (!changed_triangles(before[i], now[i], out)) out = rect_union(out, rect_union(before[i].box, now[i].box));
+void DamageRects::add(ImVec4 r) {
+    if (rect_empty(r)) return;
+    // Joins a rectangle it touches (within a few pixels: the shapes of one widget), else stands
+    // alone; past a handful, the two whose union wastes the least become one.
+    constexpr float slack = 8;
+    for (ImVec4& q : rects)
+        if (r.x <= q.z + slack && q.x <= r.z + slack && r.y <= q.w + slack && q.y <= r.w + slack) {
+            q = rect_union(q, r);
+            return;
+        }
+    rects.push_back(r);
+    while (rects.size() > max_rects) {
+        std::size_t bi = 0, bj = 1;
+        float best = 1e30f;
+        for (std::size_t i = 0; i < rects.size(); ++i)
+            for (std::size_t j = i + 1; j < rects.size(); ++j) {
+                const float waste = area(rect_union(rects[i], rects[j])) - area(rects[i]) - area(rects[j]);
+                if (waste < best) best = waste, bi = i, bj = j;
+            }
+        rects[bi] = rect_union(rects[bi], rects[bj]);
+        rects.erase(rects.begin() + static_cast<std::ptrdiff_t>(bj));
     }
-    return rect_empty(out) ? out : rect_intersection(out, display);
+}
+
+float DamageRects::total_area() const {
+    float sum = 0;
+    for (const ImVec4& r : rects) sum += area(r);
+    return sum;
+}
+
+DamageRects changed_rects(const std::vector<DrawListCopy>& before, const std::vector<DrawListCopy>& now, ImVec4 display,
+                          std::size_t max_rects) {
+    DamageRects out;
+    out.max_rects = max_rects;
+    if (before.size() != now.size()) {
+        out.rects = {display};
+        return out;
+    }
+    for (std::size_t i = 0; i < now.size(); ++i) {
+        if (before[i].owner != now[i].owner) {
+            out.rects = {display};
+            return out;
+        }
+        if (same_list(before[i], now[i])) continue;
+        if (!changed_triangles(before[i], now[i], out)) out.add(rect_union(before[i].box, now[i].box));
+    }
+    for (ImVec4& r : out.rects) r = rect_intersection(r, display);
+    out.rects.erase(std::remove_if(out.rects.begin(), out.rects.end(), rect_empty), out.rects.end());
+    return out;
+}
+
+ImVec4 changed_rect(const std::vector<DrawListCopy>& before, const std::vector<DrawListCopy>& now, ImVec4 display) {
+    ImVec4 all(0, 0, 0, 0);
+    for (const ImVec4& r : changed_rects(before, now, display, 1).rects) all = rect_union(all, r);
+    return all;
 }
 
 }  // namespace m2m::ui

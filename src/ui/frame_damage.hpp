@@ -21,9 +21,24 @@ struct DrawListCopy {
 
 std::vector<DrawListCopy> copy_draw_lists(const ImDrawData& dd);
 
+/// Rectangles (x0, y0, x1, y1) to draw again, at most `max_rects` of them: a rectangle that
+/// touches another joins it; past the limit the two whose union adds the least area merge.
+struct DamageRects {
+    std::vector<ImVec4> rects;
+    std::size_t max_rects = 4;
+    void add(ImVec4 r);
+    float total_area() const;
+};
+
+/// What differs between `before` and `now`: for a window drawn with the same commands and as many
+/// vertices, the triangles that moved or changed colour (where they were and where they are);
+/// for any other window that changed, its old box and its new one; all of `display` when the
+/// windows themselves differ (one opened, closed or moved in the order). Empty: nothing changed.
+DamageRects changed_rects(const std::vector<DrawListCopy>& before, const std::vector<DrawListCopy>& now, ImVec4 display,
+                          std::size_t max_rects = 4);
+
 /// The rectangle (x0, y0, x1, y1) covering every window whose drawing differs between `before`
-/// and `now`, its old box and its new one; empty (x1 <= x0) when nothing changed; all of
-/// `display` when the windows themselves differ (one opened, closed or moved in the order).
+/// and `now`: the union of changed_rects; empty (x1 <= x0) when nothing changed.
 ImVec4 changed_rect(const std::vector<DrawListCopy>& before, const std::vector<DrawListCopy>& now, ImVec4 display);
 
 bool rect_empty(ImVec4 r);

@@ -64,12 +64,16 @@ TEST_CASE("a window that opens or closes damages the whole display") {
     CHECK(d.w == 1080);
 }
 
-TEST_CASE("a damaged window's old box counts too: what it drew last frame must be cleared") {
+TEST_CASE("a window that moved damages where it was too: what it drew last frame must be cleared") {
     ui::DrawListCopy before, after;
     before.owner = after.owner = "tip";
     before.box = ImVec4(100, 100, 200, 150);
     after.box = ImVec4(300, 100, 400, 150);
-    after.vtx.resize(1);  // its drawing differs
+    ImDrawCmd was, is;
+    was.ClipRect = before.box;
+    is.ClipRect = after.box;
+    before.cmds = {was};
+    after.cmds = {is};
     const ImVec4 d = ui::changed_rect({before}, {after}, display);
     CHECK(d.x == 100);
     CHECK(d.z == 400);
@@ -98,4 +102,27 @@ TEST_CASE("a bar that grows damages the bar, not its window: the same drawing wi
     // The same bar again: nothing to draw.
     const auto c = with_bar(340);
     CHECK(ui::rect_empty(ui::changed_rect(b, c, display)));
+}
+
+TEST_CASE("a text that gains a glyph damages the text, not the window, though every later vertex moved in the buffer") {
+    test::Headless ui(1920, 1080);
+    const auto with_time = [&](const char* time) {
+        ui.frame([&] {
+            ImGui::TextUnformatted("a long sentence above that does not change from frame to frame");
+            ImGui::SetCursorScreenPos(ImVec2(200, 400));
+            ImGui::TextUnformatted(time);
+            ImGui::SetCursorScreenPos(ImVec2(200, 700));
+            ImGui::TextUnformatted("and a sentence below it, drawn after it");
+        });
+        return ui::copy_draw_lists(*ImGui::GetDrawData());
+    };
+    with_time("9.9 ms");
+    const auto a = with_time("9.9 ms");
+    const auto b = with_time("10.0 ms");
+    REQUIRE(a[0].vtx.size() != b[0].vtx.size());
+    const ImVec4 d = ui::changed_rect(a, b, display);
+    REQUIRE_FALSE(ui::rect_empty(d));
+    CHECK(d.y >= 395);
+    CHECK(d.w <= 430);  // the sentence below (y 700) is not redrawn
+    CHECK(d.x >= 195);
 }
