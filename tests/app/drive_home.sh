@@ -40,6 +40,10 @@ quit() {  # Ctrl+Q, as a person would: the app saves its settings and exits 0
     pid=
     # The server drops the window a moment after the process ends: the next start must not find it.
     for _ in $(seq 50); do xdotool search --name "Math to Metal" >/dev/null 2>&1 || break; sleep 0.1; done
+    # An app that closes its window between Ctrl+Q's presses and releases leaves the server holding
+    # Ctrl down (the releases went to a window already gone), and the next start then reads Home as
+    # Ctrl+Home. Seen once the frames got fast enough to close that quickly; let the keys go.
+    xdotool keyup ctrl q 2>/dev/null || true
 }
 click() {  # click ITEM: the middle of a noted item, then wait a frame or two
     local x0 y0 x1 y1
@@ -47,6 +51,18 @@ click() {  # click ITEM: the middle of a noted item, then wait a frame or two
     xdotool mousemove --window "$wid" $(((x0 + x1) / 2)) $(((y0 + y1) / 2)); sleep 0.2
     xdotool click 1; sleep 0.3
 }
+
+# Screenshots to look at: the home screen at a projector's sizes. Taken first, before any key is
+# sent: under load a Ctrl+Q that quit() sends again could otherwise reach one of these windows and
+# close it before its screenshot (seen once in a CI run: the window under the pointer had focus).
+# Scripted runs write no settings, so the start below is still a first start.
+for shot in "1280x720 1" "1024x768 1" "1024x768 1.5"; do
+    read -r size scale <<<"$shot"
+    png=$out/home_${size}_scale$scale.png
+    rm -f "$png"
+    "$app" --lesson home --size "$size" --scale "$scale" --screenshot "$png" >/dev/null
+    [ "$(identify -format '%wx%h' "$png")" = "$size" ] || fail "$png is not $size"
+done
 
 # A first start opens on the home screen, one row per lesson.
 start
@@ -102,11 +118,4 @@ start --lesson home
 wait_for "^state: at=home "
 quit
 
-# Screenshots to look at: the home screen at a projector's sizes.
-for shot in "1280x720 1" "1024x768 1" "1024x768 1.5"; do
-    read -r size scale <<<"$shot"
-    png=$out/home_${size}_scale$scale.png
-    "$app" --lesson home --size "$size" --scale "$scale" --screenshot "$png" >/dev/null
-    [ "$(identify -format '%wx%h' "$png")" = "$size" ] || fail "$png is not $size"
-done
 echo "PASS: home screen first, a click opens a lesson, Home/0/tab/Left come back, Enter opens; remembered on quit; screenshots in $out"

@@ -247,7 +247,7 @@ TEST_CASE("at 1024x768 and 2.0 an all-reduce's drawing ends inside the window, o
     CHECK(l.node_shown(0));
     CHECK(ui.context().items.rect("rack_summary_0"));
     numbers_are_readable(panel, 2.0f);
-    // Its 8-font-size minimum once ran the rack 100 px past the window's bottom.
+    // Its 8-font-size minimum once ran the rack 58 px past the window's bottom (826 px).
     CHECK(l.racks[0].max.y <= 768);
     CHECK(l.racks[0].max.y > 768 * 0.8f);  // and it uses the room it has
 }
