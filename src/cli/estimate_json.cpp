@@ -32,7 +32,8 @@ json layout_json(const core::Layout& l) {
               {"zero", l.zero_stage},
               {"hybrid_shard", l.hybrid_shard},
               {"overlap", l.overlap},
-              {"tp_overlap", l.tp_overlap}};
+              {"tp_overlap", l.tp_overlap},
+              {"free_stage_inputs", l.free_stage_inputs}};
     if (l.schedule == core::PipelineSchedule::interleaved) j["chunks"] = l.chunks;
     return j;
 }

@@ -38,6 +38,9 @@ Headless::Headless(float width, float height, float scale) : m_imgui(ImGui::Crea
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(width, height);
     io.IniFilename = nullptr;
+    // As the app's OpenGL 3.3 renderer says (imgui_impl_opengl3): one draw list may pass 65,536
+    // vertices with 16-bit indices, each command starting at its own vertex offset.
+    io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
     ui::apply_theme(m_ctx.view, ui::ThemeKind::dark, scale);
     ui::load_fonts(io, scale);
     unsigned char* pixels = nullptr;

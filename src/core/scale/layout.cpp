@@ -124,6 +124,7 @@ std::string layout_words(const Layout& l) {
     if (l.hybrid_shard) s += " hybrid";
     s += ", " + std::string(attention_name(l.attention)) + " attention";
     if (!l.overlap) s += ", no overlap";
+    if (l.free_stage_inputs && l.pp > 1) s += ", stage inputs freed";
     return s;
 }
 

@@ -97,11 +97,17 @@ double stage_activations(const EstimateSetup& s, int k, Recompute recompute) {
         return activation_bytes_per_layer(m, l.micro_batch, l.tp, l.sequence_parallel, recompute, l.attention, i);
     };
     const double dense = per_layer(0), moe = per_layer(m.layers - 1);
+    // A chunk's received input is its first layer's first norm input [Korthikanti: 2 s b h, split
+    // over tp with sequence parallelism]; full recompute keeps only that input, so nothing to free.
+    const bool frees = l.free_stage_inputs && l.pp > 1 && recompute != Recompute::full;
+    const double input = bf16_bytes * static_cast<double>(m.seq * l.micro_batch * m.hidden) /
+                         (l.tp > 1 && l.sequence_parallel ? l.tp : 1);
     double sum = 0;
     for (int c = 0; c < chunks_of(l); ++c) {
         const int j = c * l.pp + k;
         const LayerKinds n = layer_kinds(m, first_layer_of_virtual_stage(m, l, j), layers_of_virtual_stage(m, l, j));
         sum += static_cast<double>(n.dense) * dense + static_cast<double>(n.moe) * moe;
+        if (frees && j > 0 && n.dense + n.moe > 0) sum -= input;  // the first chunk's input is made here
     }
     return sum / l.cp;
 }

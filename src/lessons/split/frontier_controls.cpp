@@ -25,6 +25,14 @@ namespace {
 
 int clamp_whole(int v) { return std::clamp(v, 1, FrontierView::max_whole); }
 
+// A whole-number box with its - and + buttons: 40% of the pane, and never less than the two
+// buttons and room for three digits (at 1024x768 and 1.5x 40% left the number one digit wide).
+float stepper_width() {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float buttons = 2.0f * (ImGui::GetFrameHeight() + st.ItemInnerSpacing.x);
+    return std::max(ImGui::GetContentRegionAvail().x * 0.4f, buttons + ImGui::GetFontSize() * 2.0f);
+}
+
 // A new GPU count, TP, CP or PP keeps TP x CP x PP x DP equal to the GPUs when it divides them evenly.
 void fit_dp(core::Layout& l) {
     const std::int64_t tp_pp = static_cast<std::int64_t>(l.tp) * l.cp * l.pp;
@@ -124,7 +132,7 @@ bool FrontierView::draw_sizes(Context& ctx, Settings& s) {
 
 void FrontierView::draw_layout_controls(Context& ctx, Settings& s, bool& changed) {
     core::Layout& l = s.layout;
-    const float input_w = ImGui::GetContentRegionAvail().x * 0.4f;
+    const float input_w = stepper_width();
     ImGui::TextUnformatted("Layout");
     ImGui::SameLine();
     ImGui::TextDisabled("(?)");
@@ -174,7 +182,7 @@ void FrontierView::draw_layout_controls(Context& ctx, Settings& s, bool& changed
 
 // ZeRO, context and expert parallelism, overlap: the dimensions of today's largest runs.
 void FrontierView::draw_sharding_controls(Context& ctx, core::Layout& l, bool& changed) {
-    const float input_w = ImGui::GetContentRegionAvail().x * 0.4f;
+    const float input_w = stepper_width();
     changed |= radio_row<int>("ZeRO", l.zero_stage, {{"0", 0}, {"1", 1}, {"2", 2}, {"3", 3}});
     ctx.items.note("frontier_zero");
     static const std::string zero = "ZeRO 1 splits the Adam state over the DP copies, 2 the gradients too, 3 (FSDP) the "
@@ -199,6 +207,14 @@ void FrontierView::draw_sharding_controls(Context& ctx, core::Layout& l, bool& c
     if (m_story.setup.model.moe()) {
         whole("EP", l.ep, false);
         ctx.items.note("frontier_ep");
+    }
+    if (l.pp > 1 && l.recompute != core::Recompute::full) {
+        changed |= ImGui::Checkbox("Free inputs", &l.free_stage_inputs);
+        if (ImGui::IsItemHovered())
+            ui::tooltip_wrapped("Each pipeline chunk lets go of the input it received once its first norm has read "
+                                "it, as Meta did to train Llama 3 405B without recomputing. Megatron keeps it.",
+                                30);
+        ctx.items.note("frontier_free_inputs");
     }
     changed |= ImGui::Checkbox("Overlap", &l.overlap);
     ctx.items.note("frontier_overlap");

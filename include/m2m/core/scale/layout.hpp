@@ -60,6 +60,12 @@ struct Layout {
     /// Tensor-parallel collectives overlapped with their matrix multiplies (Megatron's
     /// --tp-comm-overlap, PyTorch's async TP); off by default, as in Megatron-LM.
     bool tp_overlap = false;
+    /// Each pipeline chunk's received input freed once its first norm has read it, the norm keeping
+    /// its output for the backward pass instead (Apex's memory-efficient norms do this): what Meta
+    /// did to train Llama 3 405B without activation checkpointing [Llama 3 paper, sec. 3.3.2:
+    /// "proactively deallocate ... the input and output tensors of each pipeline stage"]. Saves one
+    /// s x b x h bf16 tensor per chunk in flight; off by default, as in Megatron-LM, which keeps it.
+    bool free_stage_inputs = false;
     bool sequence_parallel = true;  ///< with tp > 1 (Megatron's default with selective recompute)
     std::int64_t micro_batches() const { return dp > 0 && micro_batch > 0 ? global_batch / (dp * micro_batch) : 0; }
 };
