@@ -4,6 +4,7 @@
 #include "m2m/core/scale/pipeline_timing.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace m2m::core {
@@ -29,6 +30,14 @@ public:
             m_out.sends.reserve(static_cast<std::size_t>(per_stage * m_stages));
         }
     }
+
+    /// Also note, per stage, the time from the start of its pass a to the start of its pass b.
+    void probe(std::int64_t a, std::int64_t b) {
+        m_probe_a = a;
+        m_probe_b = b;
+        m_spacing.assign(m_free.size(), 0.0);
+    }
+    const std::vector<double>& spacings() const { return m_spacing; }
 
     PipelineTimes run() {
         m_work.reserve(static_cast<std::size_t>(4 * m_stages));
@@ -82,6 +91,8 @@ private:
             free = end;
             m_last_pass_end[ks] = end;
             m_out.busy_s += end - start;
+            if (next == m_probe_a) m_spacing[ks] -= start;
+            if (next == m_probe_b) m_spacing[ks] += start;
             if (m_keep) note(k, next, {pass.forward, j, i, start, end});
             if (pass.forward) {
                 if (j + 1 < m_nv) free = send(true, j, i, end, m_fwd_link[ks], m_fwd_in[at(j + 1, i)], kept(next));
@@ -113,6 +124,8 @@ private:
     std::vector<double> m_free, m_fwd_link, m_bwd_link, m_last_pass_end;
     std::vector<std::int64_t> m_next;
     std::vector<int> m_work;  ///< stages that may be able to run their next pass
+    std::int64_t m_probe_a = -1, m_probe_b = -1;
+    std::vector<double> m_spacing;  ///< per stage: start of pass b less start of pass a (probe)
     PipelineTimes m_out;
 };
 
@@ -161,12 +174,23 @@ PipelineTimes time_pipeline(const PipelineTiming& p, bool keep) {
     // Summarised only where it saves at least half the passes; a short pipeline keeps every pass.
     if (p.micro_batches <= 2 * longer) return PipelineTimer(p, keep).run();
     PipelineTiming shorter = p;
-    shorter.micro_batches = longer - group;
-    const double before = PipelineTimer(shorter, false).run().end_s;
     shorter.micro_batches = longer;
-    PipelineTimes t = PipelineTimer(shorter, keep, true).run();
+    PipelineTimer timer(shorter, keep, true);
+    // The period as each stage sees it: from its first summarised pass to the same pass one group
+    // later. Where every stage agrees the pipeline is in its steady state there, and that is the
+    // period; where they differ (GPipe's forwards give way to backwards, interleaving's chunks
+    // are still filling), it is read from a pipeline one group shorter, as before.
+    const std::int64_t ends = (static_cast<std::int64_t>(p.stages) + 2) * p.chunks;
+    timer.probe(ends, ends + 2 * group * p.chunks);
+    PipelineTimes t = timer.run();
+    const auto [lo, hi] = std::minmax_element(timer.spacings().begin(), timer.spacings().end());
+    double period = *lo;
+    if (*hi - *lo > 1e-12 * std::max(1.0, std::fabs(*hi))) {
+        shorter.micro_batches = longer - group;
+        period = t.end_s - PipelineTimer(shorter, false).run().end_s;
+    }
     const std::int64_t more = p.micro_batches - longer;
-    stretch(t, p, more, static_cast<double>(more / group) * (t.end_s - before));
+    stretch(t, p, more, static_cast<double>(more / group) * period);
     return t;
 }
 

@@ -60,9 +60,11 @@ struct PipelineTimes {
 ///
 /// A long pipeline is summarised: every micro-batch does the same work, so once the pipeline is
 /// full each further micro-batch (each group of pp with interleaving) adds the same time, the
-/// steady state's period. time_pipeline() times two short pipelines (pp + 2 and pp + 3
-/// micro-batches; 2 pp and 3 pp interleaved), reads the period from their difference, and adds it
-/// for the micro-batches between; the fill and the drain are timed exactly. time_pipeline_fully()
+/// steady state's period. time_pipeline() times a short pipeline (pp + 3 micro-batches; 3 pp
+/// interleaved) and reads the period from it where every stage shows the same time from its first
+/// summarised pass to that pass one group later (1F1B); otherwise from its difference with one a
+/// group shorter. It adds the period for the micro-batches between; the fill and the drain are
+/// timed exactly. time_pipeline_fully()
 /// times every pass; a test checks the two agree within 1% on every schedule.
 /// Throws std::logic_error if the orders deadlock (they never do for the schedules offered).
 PipelineTimes time_pipeline(const PipelineTiming& p, bool keep = false);
