@@ -165,6 +165,12 @@ TEST_CASE("Llama 3 405B on 8,192 H100s as Meta trained it: what the estimator sa
     // Exactly one s x b x h / t bf16 tensor (the sequence-parallel input) per chunk pass in flight.
     const double input = 2.0 * 8192 * 16384 / 8;
     CHECK(k.activations_bytes - e.memory.activations_bytes == Approx(141 * input).epsilon(1e-9));
+    // Asked what would make the kept layout fit, the estimator names exactly that, costing no compute.
+    const auto change = core::change_to_fit(kept);
+    REQUIRE(change);
+    CHECK(change->layout.free_stage_inputs);
+    CHECK(change->memory_bytes == Approx(e.memory.total_bytes));
+    CHECK_THAT(change->sentence, Catch::StartsWith("With each pipeline chunk's received input freed"));
     // Full recompute keeps only each layer's input: nothing is freed.
     kept.layout.recompute = core::Recompute::full;
     auto freed = kept;

@@ -26,6 +26,10 @@ std::optional<FitChange> change_to_fit(const EstimateSetup& setup) {
     // Cheapest first: what costs no throughput, then what costs compute, then what costs copies.
     const std::vector<Move> moves = {
         {"a micro-batch of 1", [](Layout& l) { return l.micro_batch > 1 && ((l.micro_batch = 1), true); }},
+        {"each pipeline chunk's received input freed after its first norm (as Meta did for Llama 3)",
+         [](Layout& l) {
+             return l.pp > 1 && !l.free_stage_inputs && l.recompute != Recompute::full && ((l.free_stage_inputs = true), true);
+         }},
         {"ZeRO 1 (the Adam state split over the copies)", [](Layout& l) { return l.zero_stage < 1 && ((l.zero_stage = 1), true); }},
         {"selective recompute", [](Layout& l) { return l.recompute == Recompute::none && ((l.recompute = Recompute::selective), true); }},
         {"flash attention", [](Layout& l) { return l.attention == AttentionKernel::standard && ((l.attention = AttentionKernel::flash), true); }},
