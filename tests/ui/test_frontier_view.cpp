@@ -33,6 +33,18 @@ ImVec2 centre_of(const ui::ItemRegistry& registry, const std::string& name) {
     return ImVec2((x0 + x1) * 0.5f, (y0 + y1) * 0.5f);
 }
 
+// Presses and releases the mouse on an item the view noted, then moves the mouse away.
+void click(test::Headless& ui, lessons::FrontierView& view, const std::string& name) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = centre_of(ui.context().items, name);
+    frames(ui, view, 1);
+    io.MouseDown[0] = true;
+    frames(ui, view, 1);
+    io.MouseDown[0] = false;
+    frames(ui, view, 2);
+    io.MousePos = ImVec2(-1, -1);
+}
+
 // What the search button runs: every layout of the view's GPU count, from TP 1 x PP 1.
 core::SearchResult search_of(const lessons::FrontierView& view) {
     core::EstimateSetup s = view.setup();
@@ -187,14 +199,7 @@ TEST_CASE("the best layouts are the core's search, and clicking a row applies it
         ++row;
     REQUIRE(row < expected.best.size());
     frames(ui, view, 2);
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = centre_of(ui.context().items, "frontier_best_" + std::to_string(row));
-    frames(ui, view, 1);
-    io.MouseDown[0] = true;
-    frames(ui, view, 1);
-    io.MouseDown[0] = false;
-    frames(ui, view, 2);
-    io.MousePos = ImVec2(-1, -1);
+    click(ui, view, "frontier_best_" + std::to_string(row));
 
     const core::Layout& now = view.settings().layout;
     const core::Layout& picked = expected.best[row].layout;
@@ -240,14 +245,7 @@ TEST_CASE("Meta's Llama 3 405B layout fits with its stage inputs freed, and the 
     CHECK(view.estimate().memory.fits);
     CHECK(view.estimate().memory.total_bytes == core::memory_use(view.setup()).total_bytes);
     frames(ui, view, 3);
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = centre_of(ui.context().items, "frontier_free_inputs");
-    frames(ui, view, 1);
-    io.MouseDown[0] = true;
-    frames(ui, view, 1);
-    io.MouseDown[0] = false;
-    frames(ui, view, 2);
-    io.MousePos = ImVec2(-1, -1);
+    click(ui, view, "frontier_free_inputs");
     CHECK_FALSE(view.settings().layout.free_stage_inputs);
     CHECK_FALSE(view.estimate().memory.fits);  // kept, as Megatron keeps them: 87 GB of 85.5
     CHECK(view.estimate().memory.total_bytes == core::memory_use(view.setup()).total_bytes);
