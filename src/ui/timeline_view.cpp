@@ -70,7 +70,7 @@ struct LanePainter {
     float y0, y1;
     float cursor_x;  // bars right of it are faded
     int* rects;
-    bool open = false;
+    bool open = false, wide = false;  // a run of narrow bars; a run of touching wide bars of one colour
     float run_x0 = 0, run_x1 = 0, run_widest = -1;
     ImU32 run_colour = 0;
 
@@ -91,15 +91,25 @@ struct LanePainter {
     }
     void flush() {
         if (open) fill(run_x0, run_x1, run_colour);
-        open = false;
+        open = wide = false;
     }
     void add(float x0, float x1, ImU32 c) {
         const float w = x1 - x0;
         if (w >= 1.0f) {  // wide enough to be seen on its own
+            // Back to back with the last wide bar in the same colour (a stage's warm-up forwards,
+            // its cool-down backwards): one rectangle draws the same pixels.
+            if (open && wide && c == run_colour && x0 <= run_x1) {
+                run_x1 = std::max(run_x1, x1);
+                return;
+            }
             flush();
-            fill(x0, x1, c);
+            open = wide = true;
+            run_x0 = x0;
+            run_x1 = x1;
+            run_colour = c;
             return;
         }
+        if (open && wide) flush();
         if (open && x0 <= run_x1 + 1.0f) {
             run_x1 = std::max(run_x1, x1);
         } else {

@@ -46,6 +46,21 @@ TEST_CASE("wide bars are drawn one by one and split at the cursor") {
     CHECK(r.rects == 11);  // ten bars, the first one in two halves
 }
 
+TEST_CASE("wide bars back to back in one colour are one rectangle; a change of colour or a gap starts another") {
+    test::Headless ui;
+    ui::TimelineRow row;
+    row.label = "GPU 0";
+    for (int i = 0; i < 4; ++i) row.bars.push_back({0.1 * i, 0.1 * (i + 1), ui::BarKind::forward, 0});  // a warm-up
+    row.bars.push_back({0.4, 0.5, ui::BarKind::backward, 0});
+    row.bars.push_back({0.6, 0.7, ui::BarKind::backward, 0});  // after a gap
+    ui::TimelineOptions o;
+    o.end = 1;
+    o.cursor = -1;
+    ui::TimelineResult r;
+    ui.frame([&] { r = ui::draw_timeline(ui.context().view, "t", {row}, o, ImVec2(800, ui::timeline_height(1, o))); });
+    CHECK(r.rects == 3);
+}
+
 TEST_CASE("rows outside the visible area are not drawn") {
     test::Headless ui(1280, 720);
     std::vector<ui::TimelineRow> rows;
