@@ -62,6 +62,7 @@ const Table5Row table5[] = {
 core::EstimateSetup table5_setup(const Table5Row& r, Recompute recompute) {
     auto s = setup_for(korthikanti(r.heads, r.hidden, r.layers), "a100", 8, r.pp, 1, r.batch);
     s.layout.recompute = recompute;
+    s.layout.overlap = false;  // Megatron-LM in 2022: sends block, as its p2p_communication waited on them
     return s;
 }
 

@@ -82,6 +82,9 @@ core::EstimateSetup setup_of(const Run& r) {
     l.attention = r.modern ? core::AttentionKernel::flash : core::AttentionKernel::standard;
     l.zero_stage = r.modern ? 1 : 0;
     l.tp_overlap = r.modern;
+    // Megatron-LM in 2021 all-reduced the gradients after the whole backward pass (train_step) and
+    // waited on every pipeline send before computing on (p2p_communication); overlap came later.
+    l.overlap = r.modern;
     return *s;
 }
 
