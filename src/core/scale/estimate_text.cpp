@@ -19,7 +19,8 @@ std::string compute_sentence(const EstimateSetup& setup) {
            " TFLOP/s), one constant for this GPU type" +
            (gpu.achievable_source.empty() ? "." : " (" + gpu.achievable_source + ").") +
            " Memory-bound kernels (norms, activation functions, softmax, dropout, the experts' token shuffles) move "
-           "each saved activation byte twice forward and four times backward at " +
+           "each saved activation byte twice forward and four times backward, and the loss (Megatron-Core's "
+           "cross entropy, one kernel per step) 52 bytes per logit, at " +
            format_rate_GBps(gpu.memory_bandwidth_Bps / 1e9) + ".";
 }
 

@@ -76,20 +76,24 @@ void add_layers(StageCost& c, const LayerWork& w, std::int64_t n, const Layout& 
 
 // [SECTION] a pass through a virtual stage --------------------------------------------------
 
-// The output layer on the last virtual stage: its matrix multiply and the logits' memory traffic
-// [Korthikanti sec. 4.3: 4 s b h / t (1 + V/h) bytes]; ZeRO's gathers of the embedding and output
-// matrices on the first and last (nothing earlier to hide them behind).
+// The output layer on the last virtual stage: its matrix multiply and the memory traffic of the
+// final norm and of the loss; ZeRO's gathers of the embedding and output matrices on the first and
+// last (nothing earlier to hide them behind). The loss is Megatron-Core's vocab-parallel cross
+// entropy (tensor_parallel/cross_entropy.py), one pass per kernel over this GPU's s b V / t logits:
+// forward, the bf16 logits cast to fp32 (read 2, write 4 bytes), their maximum (read 4), less it in
+// place (4 + 4), exp in place (4 + 4), summed (4), divided in place (4 + 4): 38 bytes a logit;
+// backward, scaled by the loss's gradient in place (4 + 4) and cast back to bf16 (4 + 2): 14.
 void add_ends(const EstimateSetup& setup, LayoutLinks& links, int j, StageCost& c) {
     const TransformerShape& m = setup.model;
     const Layout& l = setup.layout;
     const double rate = setup.gpu.peak_bf16_flops * setup.gpu.achievable_fraction, hbm = setup.gpu.memory_bandwidth_Bps;
     const double t = l.tp, tokens = tokens_per_gpu(m, l), h = static_cast<double>(m.hidden), V = static_cast<double>(m.vocab);
     if (c.has_logits) {
-        const double flops = 2.0 * V * h * tokens / t, bytes = 4.0 * tokens * h / t * (1.0 + V / h);
+        const double flops = 2.0 * V * h * tokens / t, norm = 4.0 * tokens * h / t, logits = tokens * V / t;
         c.forward_compute_s += flops / rate;
         c.backward_compute_s += 2.0 * flops / rate;
-        c.forward_memory_s += 2.0 * bytes / hbm;
-        c.backward_memory_s += 4.0 * bytes / hbm;
+        c.forward_memory_s += (2.0 * norm + 38.0 * logits) / hbm;
+        c.backward_memory_s += (4.0 * norm + 14.0 * logits) / hbm;
     }
     const bool first = j == 0, last = c.has_logits && (!m.tied_embeddings || l.pp > 1);
     if (l.zero_stage < 2 || !(first || last)) return;
