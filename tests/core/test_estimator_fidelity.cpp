@@ -52,15 +52,22 @@ const Run runs[] = {
     {"C9 462B", "h100", 144, 18432, 112, 131072, 4096, 8, 16, 48, 1, 1, 3072, 459.9, false, Recompute::selective, true},
 };
 
-core::EstimateSetup setup_of(const Run& r) {
+// A published model's shape (GPT-style defaults; the callers change what differs).
+core::TransformerShape shape_of(const char* id, std::int64_t heads, std::int64_t hidden, std::int64_t layers,
+                                std::int64_t vocab, std::int64_t seq) {
     core::TransformerShape m;
-    m.id = r.id;
-    m.name = r.id;
-    m.heads = r.heads;
-    m.hidden = r.hidden;
-    m.layers = r.layers;
-    m.vocab = r.vocab;
-    m.seq = r.seq;
+    m.id = id;
+    m.name = id;
+    m.heads = heads;
+    m.hidden = hidden;
+    m.layers = layers;
+    m.vocab = vocab;
+    m.seq = seq;
+    return m;
+}
+
+core::EstimateSetup setup_of(const Run& r) {
+    core::TransformerShape m = shape_of(r.id, r.heads, r.hidden, r.layers, r.vocab, r.seq);
     // NVIDIA's 2024 sizes (1.7B, 7.1B, ..., 462B) count a separate output matrix; Narayanan's 2021
     // ones (529.6B, 1008B) share it with the input embedding.
     m.tied_embeddings = !r.modern;
@@ -137,16 +144,9 @@ const FsdpRun fsdp_runs[] = {
 };
 
 core::EstimateSetup fsdp_setup(const FsdpRun& r) {
-    core::TransformerShape m;
-    m.id = r.id;
-    m.name = r.id;
-    m.heads = r.heads;
+    core::TransformerShape m = shape_of(r.id, r.heads, r.hidden, r.layers, r.vocab, r.seq);
     m.kv_heads = r.kv_heads;
-    m.hidden = r.hidden;
     m.ffn_hidden = r.ffn;
-    m.layers = r.layers;
-    m.vocab = r.vocab;
-    m.seq = r.seq;
     m.mlp = core::MlpKind::swiglu;
     m.tied_embeddings = false;
     m.learned_positions = false;
