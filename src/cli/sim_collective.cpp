@@ -18,7 +18,7 @@ using nlohmann::json;
 constexpr const char* me = "math-to-metal sim collective";
 
 struct CollectiveOptions {
-    std::string op = "allreduce", bytes_text, algorithm = "auto", protocol = "auto";
+    std::string op = "allreduce", bytes_text, algorithm = "auto", protocol = "auto", nccl = "2.30.7";
     std::uint32_t gpus = 0, rings = 0;
     rack::Options rack;
     bool with_sends = false, sweep = false;
@@ -38,6 +38,8 @@ void add_options(CLI::App& app, CollectiveOptions& o) {
     app.add_option("--rings", o.rings, "parallel rings, each carrying bytes/rings and leaving each node by another NIC "
                                        "(NCCL's channels); default as NCCL: one per NIC across nodes, else 1")
         ->check(CLI::Range(1u, 64u));
+    app.add_option("--nccl", o.nccl, "the NCCL version whose cost model picks and prices it (its tuning.cc figures): " +
+                                         std::string(core::nccl_versions()) + " (default 2.30.7)");
     rack::add_options(app, o.rack, "racks joined by the spine (default: as many as the group needs)");
     add_json_flag(app);
     app.add_flag("--sends", o.with_sends, "add one step's sends (every ring step has the same ones): from, to, link, start, end");
@@ -107,14 +109,15 @@ json collective_json(const CollectiveOptions& o, const core::Cluster& cluster, c
     j["busbw_GBps"] = r.busbw_GBps;
     j["busbw_factor"] = core::busbw_factor(r.op, r.gpus);
     j["nccl_model"] = cost_json(r.nccl);  // NCCL's closed form for the same algorithm and protocol
-    j["nccl_version"] = std::string(core::nccl_tuning().version);
+    j["nccl_version"] = std::string(r.tuning->version);
     j["choice"] = st.choice;
     j["bound"] = st.bound;
     if (o.with_sends) j["sends"] = sends_json(r);
     return j;
 }
 
-json sweep_json(const CollectiveOptions& o, const core::Cluster& cluster, const core::CollectiveSweep& s) {
+json sweep_json(const CollectiveOptions& o, const core::Cluster& cluster, const core::CollectiveSweep& s,
+                const core::NcclTuning& tuning) {
     json rows = json::array();
     for (std::size_t i = 0; i < s.sizes.size(); ++i) {
         json algorithms = json::object();
@@ -127,7 +130,7 @@ json sweep_json(const CollectiveOptions& o, const core::Cluster& cluster, const 
             {"nodes", s.group.nodes},
             {"hardware", o.rack.hardware},
             {"system", cluster.system().name},
-            {"nccl_version", std::string(core::nccl_tuning().version)},
+            {"nccl_version", std::string(tuning.version)},
             {"model", "NCCL's closed-form cost (latency + bytes / bandwidth per algorithm and protocol)"},
             {"nvlink_ceiling_GBps", s.nvlink_ceiling_GBps},
             {"network_ceiling_GBps", s.network_ceiling_GBps},
@@ -171,6 +174,9 @@ int sim_collective(const std::vector<std::string>& args, std::ostream& out, std:
         if (app.count("--bytes") == 0) return refuse(err, me, "--bytes", "required: " + rack::bytes_accepted() + " (or --sweep)");
         if (auto why = rack::read_bytes(o.bytes_text, bytes)) return refuse(err, me, "--bytes", *why);
     }
+    const core::NcclTuning* tuning = core::nccl_tuning_of(o.nccl);
+    if (!tuning)
+        return refuse(err, me, "--nccl", "no cost model for NCCL " + o.nccl + " (accepted: " + std::string(core::nccl_versions()) + ")");
     int code = exit_ok;
     const auto shape = shape_for(app, o, err, code);
     if (!shape) return code;
@@ -181,11 +187,15 @@ int sim_collective(const std::vector<std::string>& args, std::ostream& out, std:
     setup.bytes = bytes;
     setup.rings = o.rings;
     setup.choice = {algorithm_of(o.algorithm), protocol_of(o.protocol)};
-    const core::NcclModel model(cluster.system(), core::collective_group(cluster, setup.group), setup.op);
+    setup.nccl = tuning;
+    const core::NcclModel model(cluster.system(), core::collective_group(cluster, setup.group), setup.op, *tuning);
     if (auto why = model.refusal({setup.choice.algorithm, std::nullopt}); !why.empty())
         return refuse(err, me, "--algorithm", why);
     if (auto why = model.refusal(setup.choice); !why.empty()) return refuse(err, me, "--protocol", why);
-    if (o.sweep) return print_json(out, sweep_json(o, cluster, core::sweep_collective(cluster.system(), model.group(), setup.op)));
+    if (o.sweep) {
+        const core::CollectiveSweep s = core::sweep_collective(cluster.system(), model.group(), setup.op, 8, 16.0 * (1ull << 30), *tuning);
+        return print_json(out, sweep_json(o, cluster, s, *tuning));
+    }
     return print_json(out, collective_json(o, cluster, core::run_collective(cluster, setup)));
 }
 

@@ -140,6 +140,20 @@ TEST_CASE("sim collective --sweep prints 32 sizes from 8 B to 16 GB with each al
     CHECK(a2a["sizes"][0]["auto"]["algorithm"] == "p2p");
 }
 
+TEST_CASE("sim collective --nccl prices with an older NCCL's model: 2.18 picks NVLS at 1 MB on 8 H100s, 2.30 ring LL") {
+    const auto now = ok({"collective", "--gpus", "8", "--bytes", "1048576", "--json"});
+    const auto old = ok({"collective", "--gpus", "8", "--bytes", "1048576", "--nccl", "2.18.5", "--json"});
+    CHECK(now["nccl_version"] == "2.30.7-1");
+    CHECK(old["nccl_version"] == "2.18.5-1");
+    CHECK(now["algorithm"] == "ring");
+    CHECK(now["protocol"] == "ll");
+    CHECK(old["algorithm"] == "nvls");  // its ring LL kept a quarter of the wire, so NVLS won
+    const auto sweep = ok({"collective", "--gpus", "8", "--sweep", "--nccl", "2.23.4", "--json"});
+    CHECK(sweep["nccl_version"] == "2.23.4-1");
+    const auto same = ok({"collective", "--gpus", "8", "--bytes", "1048576", "--nccl", "2.30.7-1", "--json"});
+    CHECK(same["time_s"] == now["time_s"]);
+}
+
 TEST_CASE("every bad input to sim transfer and sim collective exits 2 with one line naming the flag") {
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
         {{"transfer", "--from", "0", "--to", "999", "--bytes", "1e6"}, "--to"},
@@ -172,6 +186,8 @@ TEST_CASE("every bad input to sim transfer and sim collective exits 2 with one l
         {{"collective", "--gpus", "8"}, "--bytes"},
         {{"collective", "--gpus", "8", "--bytes", "1e6", "--hardware", "v100"}, "--hardware"},
         {{"collective", "--gpus", "8", "--bytes", "1e6", "--rings", "0"}, "--rings"},
+        {{"collective", "--gpus", "8", "--bytes", "1e6", "--nccl", "2.19"}, "--nccl"},
+        {{"collective", "--gpus", "8", "--bytes", "1e6", "--nccl", "latest"}, "--nccl"},
     };
     for (const auto& [args, mention] : cases) {
         std::string joined;

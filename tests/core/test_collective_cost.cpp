@@ -223,3 +223,42 @@ TEST_CASE("since NCCL 2.28 the NVLS tree keeps its network bandwidth, so it wins
     CHECK(now.best(8589934592.0).algorithm == nvls_tree);
     CHECK(nccl_tuning().version == "2.30.7-1");
 }
+
+TEST_CASE("older NCCL versions, as their tuning.cc prices them: 2.18's ring LL keeps a quarter of the wire, its NVLS 23 us") {
+    REQUIRE(nccl_tuning_of("2.18.5") == nccl_tuning_of("2.18.5-1"));
+    REQUIRE(nccl_tuning_of("2.18.5") != nullptr);
+    CHECK(nccl_tuning_of("2.19.4") == nullptr);
+    CHECK(nccl_tuning_of("2.30.7") == &nccl_tuning());
+    CHECK(nccl_tuning_of("2.22.3") == &nccl_tuning_2_22());
+    for (std::string_view v : {"2.18.5", "2.20.5", "2.21.5", "2.22.3", "2.23.4", "2.30.7"}) {
+        INFO(v);
+        CHECK(nccl_tuning_of(v) != nullptr);
+        CHECK_THAT(std::string(nccl_versions()), Catch::Contains(std::string(v)));
+    }
+    const SystemSpec a100 = system_of("a100");
+    const NcclTuning& v18 = *nccl_tuning_of("2.18.5");
+    const NcclModel now(a100, first_gpus_group(8, 8), CollectiveOp::all_reduce);
+    const NcclModel then(a100, first_gpus_group(8, 8), CollectiveOp::all_reduce, v18);
+    // Ring Simple is priced alike; LL is min(87.7, bus x 1/2) since 2.21, bus x 1/4 before
+    // (all-reduce), converted to algbw with n / (2 (n - 1)) = 8 / 14.
+    const double ratio = 8.0 / 14.0, bus = now.bandwidth(ring, simple) / ratio;
+    CHECK(then.bandwidth(ring, simple) == Approx(now.bandwidth(ring, simple)));
+    CHECK(now.bandwidth(ring, ll) == Approx(std::min(87.7, bus / 2) * ratio));
+    CHECK(then.bandwidth(ring, ll) == Approx(std::min(87.7, bus / 4) * ratio));
+    // NVLS on 8 H100s: 2.18 puts its 23 us in the base latency (2.19-2.20 in the NVLink hop, 2.21+
+    // 25 us), and prices no NVLS reduce-scatter (2.19+ does).
+    const SystemSpec h100 = system_of("h100");
+    CHECK(NcclModel(h100, first_gpus_group(8, 8), CollectiveOp::all_reduce, v18).latency_s(nvls, simple) == Approx(23e-6));
+    CHECK(NcclModel(h100, first_gpus_group(8, 8), CollectiveOp::all_reduce, *nccl_tuning_of("2.20.5")).latency_s(nvls, simple) ==
+          Approx(23e-6));
+    CHECK(NcclModel(h100, first_gpus_group(8, 8), CollectiveOp::all_reduce).latency_s(nvls, simple) == Approx(25e-6));
+    const auto has_nvls = [&](const NcclTuning& t) {
+        const auto all = NcclModel(h100, first_gpus_group(8, 8), CollectiveOp::reduce_scatter, t).algorithms();
+        return std::find(all.begin(), all.end(), nvls) != all.end();
+    };
+    CHECK_FALSE(has_nvls(v18));
+    CHECK(has_nvls(*nccl_tuning_of("2.20.5")));
+    // Hopper's LL cap: 87.7 GB/s up to 2.20, 141 from 2.21.
+    CHECK(nccl_tuning_of("2.20.5")->ll_max_GBps[2][0] == 87.7);
+    CHECK(nccl_tuning_of("2.21.5")->ll_max_GBps[2][0] == 141.0);
+}

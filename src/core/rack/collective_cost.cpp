@@ -116,7 +116,7 @@ void NcclModel::tune(const SystemSpec&) {
                                   CollectiveAlgorithm::nvls_tree}) {
         const bool nvls_kind = a == CollectiveAlgorithm::nvls || a == CollectiveAlgorithm::nvls_tree;
         if (m_op == CollectiveOp::broadcast && a != CollectiveAlgorithm::ring) continue;
-        if (gathers(m_op) && a != CollectiveAlgorithm::ring && a != CollectiveAlgorithm::nvls) continue;
+        if (gathers(m_op) && a != CollectiveAlgorithm::ring && (a != CollectiveAlgorithm::nvls || m_t.nvls_2_18)) continue;
         if (nvls_kind && !m_nvls) continue;
         if (a == CollectiveAlgorithm::nvls && m_group.nodes > 1) continue;       // needs IB SHARP (CollNet)
         if (a == CollectiveAlgorithm::nvls_tree && m_group.nodes == 1) continue;
@@ -125,7 +125,10 @@ void NcclModel::tune(const SystemSpec&) {
             double bw = bus_bandwidth(a, p);
             if (!(a != CollectiveAlgorithm::ring && gathers(m_op))) {  // bus -> algorithm bandwidth
                 const bool ring_like = a == CollectiveAlgorithm::ring || (nvls_kind && m_t.nvls_efficiency_model);
-                bw *= ring_like ? n / nsteps : nvls_kind ? 5.0 / 6.0 : 0.5;
+                const double N = m_group.nodes;
+                if (ring_like) bw *= n / nsteps;
+                else if (a == CollectiveAlgorithm::nvls_tree && m_t.nvls_2_18) bw *= 0.70 * N / (2 * (N - 1));
+                else bw *= nvls_kind ? 5.0 / 6.0 : 0.5;
             }
             m_bandwidth_GBps[ai(a)][pi(p)] = bw;
             m_latency_us[ai(a)][pi(p)] = latency_us(a, p);
@@ -150,13 +153,17 @@ double NcclModel::bus_bandwidth(CollectiveAlgorithm a, CollectiveProtocol p) con
             const double inter = g.inter_GBps * (tree && m_group.nodes <= 2 ? 2.0 : 1.0);
             const double cap = tree ? m_t.nvls_tree_per_channel_GBps[row][col] : no_cap;
             bw = std::min({intra, inter, cap > 0 ? cap : no_cap});
-        } else {
+        } else if (!m_t.nvls_2_18) {
             bw = std::min(g.intra_GBps, tree && m_group.nodes > 2 ? g.inter_GBps / 2 : g.inter_GBps);
         }
     }
     double bus = C * bw;
     using P = CollectiveProtocol;
-    if (a == CollectiveAlgorithm::ring && p == P::ll) bus = std::min(ll_max, bus * 0.5);
+    if (a == CollectiveAlgorithm::ring && p == P::ll) {
+        double share = 0.5;
+        if (m_t.ring_ll_quarter) share = m_group.nodes > 1 || m_op == CollectiveOp::all_reduce ? 1.0 / 4.0 : 1.0 / 3.0;
+        bus = std::min(ll_max, bus * share);
+    }
     if (a == CollectiveAlgorithm::ring && p == P::ll128) {
         const double keep = m_t.ring_ll128_one_per_node_penalty && ppn < 2 ? 0.7 : 0.92;
         bus = std::min(bus * keep, C * m_t.ring_ll128_per_channel_GBps[row][col]);
@@ -202,8 +209,10 @@ double NcclModel::latency_us(CollectiveAlgorithm a, CollectiveProtocol p) const 
         return lat + (nsteps - net_steps) * intra + net_steps * inter;
     }
     case CollectiveAlgorithm::tree: return lat + 2 * ((n / N - 1) * intra + log2_floor(N) * inter);
-    case CollectiveAlgorithm::nvls: return intra + (N > 1 ? inter : 0.0);
-    case CollectiveAlgorithm::nvls_tree: return lat + intra + 2 * log2_floor(N) * inter;
+    case CollectiveAlgorithm::nvls: return lat + intra + (N > 1 ? inter : 0.0);
+    case CollectiveAlgorithm::nvls_tree:
+        if (m_t.nvls_2_18) return lat + 2.0 * (N - 1) * inter;
+        return lat + intra + 2 * log2_floor(N) * inter;
     case CollectiveAlgorithm::p2p: break;
     }
     return lat;
@@ -237,7 +246,7 @@ NcclModel::LatencyParts NcclModel::latency_parts(CollectiveAlgorithm a, Collecti
         (m_group.nodes > 1 ? out.network_hop_s : out.nvlink_hop_s) = latency_s(a, p) - out.base_s;
         return out;
     }
-    out.base_s = a == CollectiveAlgorithm::nvls ? 0.0 : m_t.base_latency_us[ai(a)][pi(p)] * 1e-6;
+    out.base_s = m_t.base_latency_us[ai(a)][pi(p)] * 1e-6;  // NVLS: 0 but in 2.18
     out.nvlink_hop_s = m_t.hop_latency_us[hw_nvlink][ai(a)][pi(p)] * 1e-6;
     const bool one_per_node = m_group.gpus == m_group.nodes && m_t.one_per_node_tree_latency;
     out.network_hop_s = m_t.hop_latency_us[hw_net][ai(one_per_node ? CollectiveAlgorithm::tree : a)][pi(p)] * 1e-6;

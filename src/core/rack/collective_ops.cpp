@@ -83,11 +83,11 @@ CollectiveGroup first_gpus_group(std::uint32_t gpus, std::uint32_t node_size) {
 // [SECTION] sweeps -------------------------------------------------------------------------------------
 
 CollectiveSweep sweep_collective(const SystemSpec& system, const CollectiveGroup& group, CollectiveOp op,
-                                 double from_bytes, double to_bytes) {
+                                 double from_bytes, double to_bytes, const NcclTuning& tuning) {
     CollectiveSweep out;
     out.op = op;
     out.group = group;
-    const NcclModel model(system, group, op);
+    const NcclModel model(system, group, op, tuning);
     for (double s = std::max(from_bytes, 1.0); s <= to_bytes * (1 + 1e-12); s *= 2) out.sizes.push_back(s);
     if (group.gpus < 2) return out;
     out.algorithms = model.algorithms();

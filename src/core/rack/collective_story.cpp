@@ -52,7 +52,7 @@ std::string named(const CollectiveCost& c) {
 
 // NCCL's pick at this size, and why, against the fastest other algorithm.
 std::string choice_sentence(const Cluster& cluster, const CollectiveResult& r) {
-    const NcclModel model(cluster.system(), r.group, r.op);
+    const NcclModel model(cluster.system(), r.group, r.op, *r.tuning);
     const double bytes = static_cast<double>(r.bytes);
     const CollectiveCost pick = model.best(bytes);
     std::string out = "At " + format_bytes(bytes) + " " + where_of(r.group) + " NCCL picks " + named(pick) + ": " +

@@ -64,6 +64,7 @@ constexpr double ps_to_s = 1.0 / picoseconds_per_second;
 void check(const Cluster& cluster, const CollectiveSetup& setup) {
     if (setup.group.empty()) throw std::invalid_argument("a collective needs a group of at least 1 GPU");
     if (setup.bytes < 0) throw std::invalid_argument("a collective needs bytes >= 0");
+    if (!setup.nccl) throw std::invalid_argument("a collective needs an NCCL version's cost model");
     std::vector<char> seen(cluster.gpu_count(), 0);
     for (GpuId g : setup.group) {
         if (!cluster.contains(g))
@@ -122,7 +123,8 @@ Prepared prepare(const Cluster& cluster, const CollectiveSetup& setup) {
     r.op = setup.op;
     r.gpus = setup.group.size();
     r.bytes = setup.bytes;
-    const NcclModel model(cluster.system(), collective_group(cluster, setup.group), setup.op);
+    const NcclModel model(cluster.system(), collective_group(cluster, setup.group), setup.op, *setup.nccl);
+    r.tuning = setup.nccl;
     r.nodes = model.group().nodes;
     r.group = model.group();
     r.nccl = model.best(static_cast<double>(setup.bytes), setup.choice);  // throws when NCCL cannot run it

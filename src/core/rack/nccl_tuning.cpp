@@ -59,6 +59,82 @@ const NcclTuning v2_22 = {
     false,
 };
 
+// NCCL 2.23.4-1 (tag v2.23.4-1), tuning.cc lines 56-105: the 2.30 latencies but for the NVLS
+// tree's network hop (14 us); Hopper's caps; no NVLS efficiency model yet.
+const NcclTuning v2_23 = {
+    "2.23.4-1",
+    {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0, 0, 0}, {0, 0, 0}},
+    {{{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}, {0, 0, 25}, {0, 0, 25}},
+     {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 0}, {0, 0, 0}},
+     {{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 18}, {0, 0, 14}}},
+    {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}, {141.0, 45.0, 35.0}},
+    {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {36.7, 36.7, 36.7}},
+    {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {36.7, 36.7, 29.0}},
+    {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {38.7, 41.4, 36.0}},
+    {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}},
+    {0.0, 0.0, 0.0, 0.0},
+    false,
+    false,
+    false,
+    true,
+    false,
+};
+
+// The same figures under another tag: 2.21.5-1's tuning.cc prices every collective as 2.22.3-1's
+// does (the same tables; ncclTopoTuneModel differs only in CollNet's NIC count).
+constexpr NcclTuning relabelled(NcclTuning t, std::string_view version) {
+    t.version = version;
+    return t;
+}
+const NcclTuning v2_21 = relabelled(v2_22, "2.21.5-1");
+
+// NCCL 2.20.5-1 (tag v2.20.5-1), tuning.cc lines 56-105 and 181: 2.22's latencies but NVLS's hop
+// (23 us); Hopper's LL capped at Ampere's 87.7 GB/s; ring LL at a quarter of the wire.
+const NcclTuning v2_20 = {
+    "2.20.5-1",
+    {{6.8, 14.0, 0}, {6.6, 14.0, 8.4}, {0, 0, 0}, {0, 0, 0}},
+    {{{0.6, 1.25, 28}, {0.6, 1.9, 3.4}, {0, 0, 23}, {0, 0, 23}},
+     {{1.0, 1.9, 28}, {1.0, 2.5, 5.7}, {0, 0, 0}, {0, 0, 0}},
+     {{5.0, 8.5, 28}, {2.7, 4.0, 14.0}, {0, 0, 18}, {0, 0, 14}}},
+    {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {87.7, 22.5, 19.0}, {87.7, 22.5, 19.0}},
+    {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {36.7, 36.7, 36.7}},
+    {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {36.7, 36.7, 29.0}},
+    {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {38.7, 41.4, 36.0}},
+    {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}},
+    {0.0, 0.0, 0.0, 0.0},
+    false,
+    true,
+    true,
+    false,
+    false,
+    true,
+    false,
+};
+
+// NCCL 2.18.5-1 (tag v2.18.5-1), tuning.cc lines 56-105 and 178-222: the tree's Simple hop 4 us
+// on NVLink (28 from 2.19), NVLS's 23 us in its base latency, the NVLS tree's network hop 19 us;
+// ring LL at a quarter of the wire; NVLS priced the 2.18 way (nvls_2_18).
+const NcclTuning v2_18 = {
+    "2.18.5-1",
+    {{6.8, 14.0, 0}, {6.6, 14.0, 8.4}, {0, 0, 23.0}, {0, 0, 23.0}},
+    {{{0.6, 1.25, 4}, {0.6, 1.9, 3.4}, {0, 0, 0}, {0, 0, 0}},
+     {{1.0, 1.9, 6}, {1.0, 2.5, 5.7}, {0, 0, 0}, {0, 0, 0}},
+     {{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 18}, {0, 0, 19}}},
+    {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {87.7, 22.5, 19.0}, {87.7, 22.5, 19.0}},
+    {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {36.7, 36.7, 36.7}},
+    {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {36.7, 36.7, 29.0}},
+    {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {38.7, 41.4, 36.0}},
+    {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}},
+    {0.0, 0.0, 0.0, 0.0},
+    false,
+    true,
+    true,
+    false,
+    false,
+    true,
+    true,
+};
+
 // treeCorrectionFactor (2.30.7-1 tuning.cc line 623; 2.22 has the first 23 columns, the same).
 constexpr double tree_correction[3][24] = {
     {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0, 1.0},
@@ -80,6 +156,16 @@ constexpr double inter_sm100[] = {96.0, 86.0, 80.0, 48.0, 45.1, 42.0, 40.0, 30.0
 
 const NcclTuning& nccl_tuning() { return v2_30; }
 const NcclTuning& nccl_tuning_2_22() { return v2_22; }
+
+const NcclTuning* nccl_tuning_of(std::string_view version) {
+    for (const NcclTuning* t : {&v2_18, &v2_20, &v2_21, &v2_22, &v2_23, &v2_30}) {
+        const std::string_view full = t->version, bare = full.substr(0, full.find('-'));
+        if (version == full || version == bare) return t;
+    }
+    return nullptr;
+}
+
+std::string_view nccl_versions() { return "2.18.5, 2.20.5, 2.21.5, 2.22.3, 2.23.4, 2.30.7"; }
 
 double nccl_tree_correction(CollectiveProtocol protocol, double bytes, int columns) {
     // NCCL: logSize = log2i(nBytes >> 6), applied for 0 <= logSize < 23.

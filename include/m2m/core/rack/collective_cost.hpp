@@ -145,7 +145,8 @@ struct CollectiveSweep {
     double crossover_bytes = 0;
 };
 CollectiveSweep sweep_collective(const SystemSpec& system, const CollectiveGroup& group, CollectiveOp op,
-                                 double from_bytes = 8, double to_bytes = 16.0 * (1ull << 30));
+                                 double from_bytes = 8, double to_bytes = 16.0 * (1ull << 30),
+                                 const NcclTuning& tuning = nccl_tuning());
 
 /// The one call the estimator makes per exchange: NCCL's choice (or `choice`) for `bytes`
 /// among `group`, with its time, algbw and busbw. A group of one GPU costs nothing. Throws

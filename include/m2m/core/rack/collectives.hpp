@@ -43,6 +43,8 @@ struct CollectiveSetup {
     std::uint32_t rings = 0;
     /// The algorithm and protocol; empty = NCCL's pick by its cost model.
     CollectiveChoice choice;
+    /// Whose cost model picks and prices it: NCCL 2.30.7's unless another version's is asked for.
+    const NcclTuning* nccl = &nccl_tuning();
 };
 
 /// The first n GPUs of the cluster (0 .. n-1): whole nodes first, then whole racks.
@@ -89,6 +91,7 @@ struct CollectiveResult {
     CollectiveAlgorithm algorithm = CollectiveAlgorithm::ring;
     CollectiveProtocol protocol = CollectiveProtocol::simple;
     CollectiveCost nccl;                    ///< NCCL's closed-form cost of the same algorithm and protocol
+    const NcclTuning* tuning = &nccl_tuning();  ///< the NCCL version whose model priced it
     LinkType slowest = LinkType::local;     ///< infiniband when any send leaves its node
     double bottleneck_GBps = 0;             ///< slowest hop of any send (effective, one direction)
     /// The share of every link's achievable rate the sends get: NCCL's bandwidth for this

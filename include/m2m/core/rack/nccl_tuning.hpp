@@ -1,6 +1,7 @@
 // NCCL's own tuning figures (NVIDIA/nccl src/graph/tuning.cc and search.cc) for the collectives
-// Lesson 2 models, as published in two tags: the model's (2.30.7-1) and an older one (2.22.3-1)
-// that a published NCCL log was printed with.
+// Lesson 2 models, as published in several tags: the model's (2.30.7-1), and the older ones that
+// published measurements were taken with (2.18.5, 2.20.5, 2.21.5, 2.22.3, 2.23.4), so that each
+// measurement can be set beside the cost model of the NCCL that produced it.
 #pragma once
 
 #include <array>
@@ -46,12 +47,24 @@ struct NcclTuning {
     bool one_per_node_tree_latency = true;
     /// 2.28+: on Blackwell with an x86 host the NVLS tree's bandwidth takes the tree correction too.
     bool blackwell_nvls_tree_correction = true;
+    /// Up to 2.20: ring LL keeps a quarter of the wire for an all-reduce or across nodes (a third
+    /// for a gather inside a node), and Hopper's LL cap is Ampere's 87.7 GB/s; 2.21+: a half.
+    bool ring_ll_quarter = false;
+    /// 2.18 only: NVLS takes the graph's speed without the network side's minimum, the NVLS tree
+    /// converts to algbw with 0.70 N / (2 (N - 1)) and pays 2 (N - 1) network hops, and neither is
+    /// priced for all-gather or reduce-scatter.
+    bool nvls_2_18 = false;
 };
 
 /// The version the model uses: NCCL 2.30.7-1 (tag 73cf1122), src/graph/tuning.cc lines 139-212.
 const NcclTuning& nccl_tuning();
 /// NCCL 2.22.3-1 (the figures NVIDIA/nccl issue #1453's log was printed with).
 const NcclTuning& nccl_tuning_2_22();
+/// The figures of the NCCL version "2.18.5" (or "2.18.5-1"): one of nccl_versions(); nullptr
+/// for another.
+const NcclTuning* nccl_tuning_of(std::string_view version);
+/// The versions nccl_tuning_of knows, oldest first: "2.18.5, 2.20.5, 2.21.5, 2.22.3, 2.23.4, 2.30.7".
+std::string_view nccl_versions();
 
 /// treeCorrectionFactor[protocol][log2(bytes / 64)] (tuning.cc, "Trees are not perfectly
 /// sticking to the model for medium sizes"): the tree's bandwidth is multiplied by it for sizes
