@@ -59,81 +59,61 @@ const NcclTuning v2_22 = {
     false,
 };
 
-// NCCL 2.23.4-1 (tag v2.23.4-1), tuning.cc lines 56-105: the 2.30 latencies but for the NVLS
-// tree's network hop (14 us); Hopper's caps; no NVLS efficiency model yet.
-const NcclTuning v2_23 = {
-    "2.23.4-1",
-    {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0, 0, 0}, {0, 0, 0}},
-    {{{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}, {0, 0, 25}, {0, 0, 25}},
-     {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 0}, {0, 0, 0}},
-     {{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 18}, {0, 0, 14}}},
-    {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}, {141.0, 45.0, 35.0}},
-    {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {36.7, 36.7, 36.7}},
-    {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {36.7, 36.7, 29.0}},
-    {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {38.7, 41.4, 36.0}},
-    {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}},
-    {0.0, 0.0, 0.0, 0.0},
-    false,
-    false,
-    false,
-    true,
-    false,
-};
+// The other tags, each as 2.22.3-1 with what its tuning.cc (lines 56-105, ncclTopoTuneModel)
+// has otherwise. Indexes as above: hop_latency_us[NVLink 0, PCI 1, net 2][tree 0, ring 1, NVLS 2,
+// NVLS tree 3][LL, LL128, Simple 2]; ll_max_GBps[generation: Hopper 2, Blackwell 3].
+constexpr int simple = 2, tree = 0, nvls = 2, nvls_tree = 3, nvlink = 0, pci = 1, net = 2, hopper = 2, blackwell = 3;
 
-// The same figures under another tag: 2.21.5-1's tuning.cc prices every collective as 2.22.3-1's
-// does (the same tables; ncclTopoTuneModel differs only in CollNet's NIC count).
-constexpr NcclTuning relabelled(NcclTuning t, std::string_view version) {
-    t.version = version;
+// 2.21.5-1 prices every collective as 2.22.3-1 does (ncclTopoTuneModel differs only in CollNet's
+// NIC count).
+constexpr NcclTuning make_v2_21() {
+    NcclTuning t = v2_22;
+    t.version = "2.21.5-1";
     return t;
 }
-const NcclTuning v2_21 = relabelled(v2_22, "2.21.5-1");
 
-// NCCL 2.20.5-1 (tag v2.20.5-1), tuning.cc lines 56-105 and 181: 2.22's latencies but NVLS's hop
-// (23 us); Hopper's LL capped at Ampere's 87.7 GB/s; ring LL at a quarter of the wire.
-const NcclTuning v2_20 = {
-    "2.20.5-1",
-    {{6.8, 14.0, 0}, {6.6, 14.0, 8.4}, {0, 0, 0}, {0, 0, 0}},
-    {{{0.6, 1.25, 28}, {0.6, 1.9, 3.4}, {0, 0, 23}, {0, 0, 23}},
-     {{1.0, 1.9, 28}, {1.0, 2.5, 5.7}, {0, 0, 0}, {0, 0, 0}},
-     {{5.0, 8.5, 28}, {2.7, 4.0, 14.0}, {0, 0, 18}, {0, 0, 14}}},
-    {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {87.7, 22.5, 19.0}, {87.7, 22.5, 19.0}},
-    {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {36.7, 36.7, 36.7}},
-    {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {36.7, 36.7, 29.0}},
-    {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {38.7, 41.4, 36.0}},
-    {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}},
-    {0.0, 0.0, 0.0, 0.0},
-    false,
-    true,
-    true,
-    false,
-    false,
-    true,
-    false,
-};
+// 2.23.4-1: the tree's Simple latency cut (base 8.4 us, a hop 4 us inside a node, 14 across);
+// 2(N-1) network steps in a ring all-reduce; no LL128 penalty with one GPU per node; one GPU per
+// node priced at the tree's network hop.
+constexpr NcclTuning make_v2_23() {
+    NcclTuning t = v2_22;
+    t.version = "2.23.4-1";
+    t.base_latency_us[tree][simple] = 8.4;
+    t.hop_latency_us[nvlink][tree][simple] = t.hop_latency_us[pci][tree][simple] = 4.0;
+    t.hop_latency_us[net][tree][simple] = 14;
+    t.ring_two_n_network_steps = t.ring_ll128_one_per_node_penalty = false;
+    t.one_per_node_tree_latency = true;
+    return t;
+}
 
-// NCCL 2.18.5-1 (tag v2.18.5-1), tuning.cc lines 56-105 and 178-222: the tree's Simple hop 4 us
-// on NVLink (28 from 2.19), NVLS's 23 us in its base latency, the NVLS tree's network hop 19 us;
-// ring LL at a quarter of the wire; NVLS priced the 2.18 way (nvls_2_18).
-const NcclTuning v2_18 = {
-    "2.18.5-1",
-    {{6.8, 14.0, 0}, {6.6, 14.0, 8.4}, {0, 0, 23.0}, {0, 0, 23.0}},
-    {{{0.6, 1.25, 4}, {0.6, 1.9, 3.4}, {0, 0, 0}, {0, 0, 0}},
-     {{1.0, 1.9, 6}, {1.0, 2.5, 5.7}, {0, 0, 0}, {0, 0, 0}},
-     {{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 18}, {0, 0, 19}}},
-    {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {87.7, 22.5, 19.0}, {87.7, 22.5, 19.0}},
-    {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {36.7, 36.7, 36.7}},
-    {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {36.7, 36.7, 29.0}},
-    {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {38.7, 41.4, 36.0}},
-    {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}},
-    {0.0, 0.0, 0.0, 0.0},
-    false,
-    true,
-    true,
-    false,
-    false,
-    true,
-    true,
-};
+// 2.20.5-1: NVLS's hop 23 us (25 from 2.21); Hopper's LL capped at Ampere's 87.7 GB/s (141 from
+// 2.21) and ring LL at a quarter of the wire (line 181; a half from 2.21).
+constexpr NcclTuning make_v2_20() {
+    NcclTuning t = v2_22;
+    t.version = "2.20.5-1";
+    t.hop_latency_us[nvlink][nvls][simple] = t.hop_latency_us[nvlink][nvls_tree][simple] = 23;
+    for (int g : {hopper, blackwell}) t.ll_max_GBps[g][0] = 87.7, t.ll_max_GBps[g][1] = 22.5, t.ll_max_GBps[g][2] = 19.0;
+    t.ring_ll_quarter = true;
+    return t;
+}
+
+// 2.18.5-1: as 2.20, but the tree's Simple hop 4 us on NVLink and 6 on PCI (28 from 2.19), 14
+// across nodes; NVLS's 23 us in its base latency, the NVLS tree's network hop 19 us; NVLS priced
+// the 2.18 way (lines 178-222, nvls_2_18).
+constexpr NcclTuning make_v2_18() {
+    NcclTuning t = make_v2_20();
+    t.version = "2.18.5-1";
+    t.hop_latency_us[nvlink][tree][simple] = 4;
+    t.hop_latency_us[pci][tree][simple] = 6;
+    t.hop_latency_us[net][tree][simple] = 14;
+    t.base_latency_us[nvls][simple] = t.base_latency_us[nvls_tree][simple] = 23.0;
+    t.hop_latency_us[nvlink][nvls][simple] = t.hop_latency_us[nvlink][nvls_tree][simple] = 0;
+    t.hop_latency_us[net][nvls_tree][simple] = 19;
+    t.nvls_2_18 = true;
+    return t;
+}
+
+const NcclTuning v2_21 = make_v2_21(), v2_23 = make_v2_23(), v2_20 = make_v2_20(), v2_18 = make_v2_18();
 
 // treeCorrectionFactor (2.30.7-1 tuning.cc line 623; 2.22 has the first 23 columns, the same).
 constexpr double tree_correction[3][24] = {
