@@ -176,7 +176,7 @@ int sim_collective(const std::vector<std::string>& args, std::ostream& out, std:
     }
     const core::NcclTuning* tuning = core::nccl_tuning_of(o.nccl);
     if (!tuning)
-        return refuse(err, me, "--nccl", "no cost model for NCCL " + o.nccl + " (accepted: " + std::string(core::nccl_versions()) + ")");
+        return refuse(err, me, "--nccl", "no cost model for NCCL \"" + o.nccl + "\" (accepted: " + std::string(core::nccl_versions()) + ")");
     int code = exit_ok;
     const auto shape = shape_for(app, o, err, code);
     if (!shape) return code;

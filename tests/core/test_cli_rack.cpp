@@ -188,6 +188,7 @@ TEST_CASE("every bad input to sim transfer and sim collective exits 2 with one l
         {{"collective", "--gpus", "8", "--bytes", "1e6", "--rings", "0"}, "--rings"},
         {{"collective", "--gpus", "8", "--bytes", "1e6", "--nccl", "2.19"}, "--nccl"},
         {{"collective", "--gpus", "8", "--bytes", "1e6", "--nccl", "latest"}, "--nccl"},
+        {{"collective", "--gpus", "8", "--bytes", "1e6", "--nccl", ""}, "NCCL \"\" (accepted: 2.18.5"},
     };
     for (const auto& [args, mention] : cases) {
         std::string joined;
