@@ -33,7 +33,8 @@ json layout_json(const core::Layout& l) {
               {"hybrid_shard", l.hybrid_shard},
               {"overlap", l.overlap},
               {"tp_overlap", l.tp_overlap},
-              {"free_stage_inputs", l.free_stage_inputs}};
+              {"free_stage_inputs", l.free_stage_inputs},
+              {"fp32_gradients", l.fp32_gradients}};
     if (l.schedule == core::PipelineSchedule::interleaved) j["chunks"] = l.chunks;
     return j;
 }

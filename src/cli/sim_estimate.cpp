@@ -37,7 +37,8 @@ struct EstimateOptions {
     std::int64_t global_batch = 0, micro_batch = 1, seq = 0;
     std::int64_t layers = 0, hidden = 0, heads = 0, vocab = 0, kv_heads = 0, ffn = 0;
     std::int64_t experts = 0, top_k = 0, expert_ffn = 0, shared_experts = 0, dense_layers = 0;
-    bool hybrid = false, tp_overlap = false, free_stage_inputs = false, search = false, with_timeline = false;
+    bool hybrid = false, tp_overlap = false, free_stage_inputs = false, fp32_gradients = false;
+    bool search = false, with_timeline = false;
 };
 
 const char* const custom_flags[] = {"--layers",  "--hidden", "--heads",      "--vocab",          "--kv-heads",
@@ -84,6 +85,8 @@ void add_step_options(CLI::App& app, EstimateOptions& o) {
     app.add_flag("--tp-overlap", o.tp_overlap, "tensor-parallel collectives behind their matrix multiplies");
     app.add_flag("--free-stage-inputs", o.free_stage_inputs,
                  "each pipeline chunk's received input freed after its first norm (Meta's Llama 3 405B run)");
+    app.add_flag("--fp32-gradients", o.fp32_gradients,
+                 "gradients accumulated and reduced in fp32, 4 bytes a parameter (Megatron-LM's bf16 default)");
     app.add_option("--tokens", o.tokens_text, "training tokens, e.g. 300e9: also report the days to train");
 }
 
@@ -193,6 +196,7 @@ void apply_layout(const EstimateOptions& o, core::Layout& l) {
     l.overlap = o.overlap == "on";
     l.tp_overlap = o.tp_overlap;
     l.free_stage_inputs = o.free_stage_inputs;
+    l.fp32_gradients = o.fp32_gradients;
 }
 
 // [SECTION] the two runs ---------------------------------------------------------------------

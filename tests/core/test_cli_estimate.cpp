@@ -67,6 +67,21 @@ TEST_CASE("sim estimate takes explicit dimensions, every schedule, and lists the
     CHECK(j["timeline"][0].contains("start_s"));
 }
 
+TEST_CASE("sim estimate --fp32-gradients keeps and sends gradients in fp32") {
+    auto args = example;
+    args.insert(args.end(), {"--zero", "1"});
+    const Outcome bf16 = estimate(args);
+    args.push_back("--fp32-gradients");
+    const Outcome fp32 = estimate(args);
+    REQUIRE(bf16.code == 0);
+    REQUIRE(fp32.code == 0);
+    const auto a = nlohmann::json::parse(bf16.out), b = nlohmann::json::parse(fp32.out);
+    CHECK(a["layout"]["fp32_gradients"] == false);
+    CHECK(b["layout"]["fp32_gradients"] == true);
+    CHECK(b["memory"]["gradients_GB"].get<double>() == Approx(2 * a["memory"]["gradients_GB"].get<double>()));
+    CHECK(b["step_time_s"].get<double>() >= a["step_time_s"].get<double>());
+}
+
 TEST_CASE("sim estimate --search prints the best layouts for the GPU count") {
     const Outcome o = estimate({"--model", "gpt3-175b", "--hardware", "a100", "--gpus", "512", "--global-batch", "1536",
                                 "--search", "--top", "3", "--json"});

@@ -26,11 +26,15 @@ struct Run {
     double tflops;  ///< published TFLOP/s per GPU
     bool counts_recompute;  ///< the published TFLOP/s count the recomputed forward (Narayanan's 96 formula)
     Recompute recompute;
-    bool modern;  ///< 2024 Megatron-Core: sequence parallel, flash attention, ZeRO-1, overlap
+    bool modern;  ///< 2024 Megatron-Core: sequence parallel, flash attention, ZeRO-1, overlap, fp32 gradients
 };
 
 // Narayanan et al. 2021, Table 1 (A100, FP16, full recompute, no sequence parallel, plain DP), with
-// the launch scripts' micro-batch and interleaving; Megatron-LM README's H100 table (July 2024).
+// the launch scripts' micro-batch and interleaving; Megatron-LM README's H100 table (July 2024). That
+// README says the pipeline's sends were overlapped with compute, which Megatron-LM then allowed
+// only with the interleaved schedule (arguments.py at f2e5db4 turns overlap_p2p_comm off without
+// it); C6's 23 and C9's 7 layers a stage can only be interleaved one layer a chunk, so every
+// pipelined H100 row is taken as one layer a chunk (chunks = layers / pp).
 const Run runs[] = {
     {"A1 1.7B", "a100", 24, 2304, 24, 51200, 2048, 1, 1, 32, 1, 16, 512, 137, true, Recompute::full, false},
     {"A3 7.5B", "a100", 32, 4096, 36, 51200, 2048, 4, 1, 32, 1, 16, 512, 142, true, Recompute::full, false},
@@ -45,11 +49,11 @@ const Run runs[] = {
     {"C2 7.1B", "h100", 32, 4096, 30, 131072, 4096, 2, 1, 48, 1, 4, 192, 465.9, false, Recompute::selective, true},
     {"C3 16B", "h100", 48, 6144, 32, 131072, 4096, 4, 1, 48, 1, 4, 192, 489.1, false, Recompute::selective, true},
     {"C4 32B", "h100", 56, 7168, 48, 131072, 4096, 8, 1, 48, 1, 4, 192, 459.6, false, Recompute::selective, true},
-    {"C5 70B", "h100", 64, 8192, 84, 131072, 4096, 8, 2, 48, 1, 1, 384, 419.7, false, Recompute::selective, true},
-    {"C6 119B", "h100", 80, 10240, 92, 131072, 4096, 8, 4, 48, 1, 1, 768, 420.5, false, Recompute::selective, true},
-    {"C7 177B", "h100", 96, 12288, 96, 131072, 4096, 8, 6, 48, 1, 1, 1152, 432.8, false, Recompute::selective, true},
-    {"C8 314B", "h100", 128, 16384, 96, 131072, 4096, 8, 8, 48, 1, 1, 1536, 474.4, false, Recompute::selective, true},
-    {"C9 462B", "h100", 144, 18432, 112, 131072, 4096, 8, 16, 48, 1, 1, 3072, 459.9, false, Recompute::selective, true},
+    {"C5 70B", "h100", 64, 8192, 84, 131072, 4096, 8, 2, 48, 42, 1, 384, 419.7, false, Recompute::selective, true},
+    {"C6 119B", "h100", 80, 10240, 92, 131072, 4096, 8, 4, 48, 23, 1, 768, 420.5, false, Recompute::selective, true},
+    {"C7 177B", "h100", 96, 12288, 96, 131072, 4096, 8, 6, 48, 16, 1, 1152, 432.8, false, Recompute::selective, true},
+    {"C8 314B", "h100", 128, 16384, 96, 131072, 4096, 8, 8, 48, 12, 1, 1536, 474.4, false, Recompute::selective, true},
+    {"C9 462B", "h100", 144, 18432, 112, 131072, 4096, 8, 16, 48, 7, 1, 3072, 459.9, false, Recompute::selective, true},
 };
 
 // A published model's shape (GPT-style defaults; the callers change what differs).
@@ -92,6 +96,10 @@ core::EstimateSetup setup_of(const Run& r) {
     // Megatron-LM in 2021 all-reduced the gradients after the whole backward pass (train_step) and
     // waited on every pipeline send before computing on (p2p_communication); overlap came later.
     l.overlap = r.modern;
+    // Megatron-LM forced fp32 gradient accumulation and reduction for bf16 until 2025 (arguments.py:
+    // "bfloat16 requires gradient accumulation and all-reduce to be done in fp32"); the 2021 runs
+    // were fp16, whose gradients it kept and reduced in fp16.
+    l.fp32_gradients = r.modern;
     return *s;
 }
 
@@ -161,6 +169,7 @@ core::EstimateSetup fsdp_setup(const FsdpRun& r) {
     l.recompute = r.recompute;
     l.attention = core::AttentionKernel::flash;
     l.zero_stage = 3;
+    l.fp32_gradients = true;  // torchtitan's mixed_precision_reduce = "float32"
     return *s;
 }
 
@@ -205,6 +214,7 @@ TEST_CASE("published mixture-of-experts run: Mixtral 8x7B on 64 H100s within 10%
     l.global_batch = 256;
     l.micro_batch = 1;
     l.tp_overlap = true;
+    l.fp32_gradients = true;  // Megatron-LM's bf16 default then
     const core::Estimate e = core::estimate(*s, false);
     const double got = e.model_flops_per_step / e.step_time_s / 64 / 1e12;
     std::printf("\nMixtral 8x7B, 64 H100s: %.1f TFLOP/s per GPU (published 438 / 468: %+.1f%% / %+.1f%%), %.1f GB\n", got,
@@ -232,6 +242,7 @@ TEST_CASE("FSDP memory: what 128 GPUs save over 8 matches torchtitan's Llama 3.1
         l.global_batch = 2 * gpus;
         l.attention = core::AttentionKernel::flash;
         l.zero_stage = 3;
+        l.fp32_gradients = true;  // torchtitan reduces (and keeps its gradient shards) in fp32
         return core::estimate(*s, false).memory.total_bytes;
     };
     const double gib = 1024.0 * 1024.0 * 1024.0, saved = (bytes_on(8) - bytes_on(128)) / gib, published = 82.4 - 67.0;

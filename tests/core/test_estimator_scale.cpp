@@ -51,6 +51,10 @@ core::EstimateSetup llama3_405b_as_trained() {
     s.layout.chunks = 8;
     s.layout.recompute = core::Recompute::none;
     s.layout.free_stage_inputs = true;  // "proactively deallocate ... the input and output tensors of each pipeline stage"
+    // Meta reduce-scattered in fp32 after accumulating several micro-batches (sec. 3.3.2); the
+    // estimator's ZeRO 2 reduce-scatters every micro-batch, so bf16 stands in: the same bytes as
+    // fp32 every second micro-batch (README: Fidelity).
+    s.layout.fp32_gradients = false;
     return s;
 }
 
@@ -87,6 +91,33 @@ TEST_CASE("weights, gradients and Adam per ZeRO stage are the ZeRO paper's (2 + 
     CHECK(u.optimizer_bytes == Approx(12 * u.parameters / 8).epsilon(1e-12));
 }
 
+TEST_CASE("fp32 gradients take and send 4 bytes a parameter; with ZeRO 3 the fp32 shard is Adam's master copy") {
+    auto s = setup_for("gpt3-175b", "a100", 8, 1, 1, 64, 64);
+    for (int zero = 0; zero <= 3; ++zero) {
+        s.layout.zero_stage = zero;
+        s.layout.fp32_gradients = true;
+        const core::MemoryUse u = core::memory_use(s);
+        const double psi = u.parameters, nd = 64;
+        INFO("ZeRO " << zero);
+        CHECK(u.gradients_bytes == Approx(4 * psi / (zero >= 2 ? nd : 1)).epsilon(1e-12));
+        // Megatron-LM's distributed optimizer with bf16 weights and fp32 gradients: 6 + 12 / d bytes a
+        // parameter (its docs); PyTorch FSDP2: a 16-byte state, all of it sharded.
+        if (zero == 1) CHECK(u.state_bytes() == Approx((6 + 12 / nd) * psi).epsilon(1e-12));
+        if (zero == 3) CHECK(u.state_bytes() == Approx(16 * psi / nd).epsilon(1e-12));
+        if (zero == 3) CHECK(u.weights_bytes == Approx(4 * psi / nd).epsilon(1e-12));
+    }
+    // The once-a-step sync sends twice the bytes; the gather of bf16 weights stays as it was.
+    s.layout.zero_stage = 1;
+    auto bf16 = s;
+    bf16.layout.fp32_gradients = false;
+    const core::Estimate e32 = core::estimate(s, false), e16 = core::estimate(bf16, false);
+    REQUIRE(exchange(e32, "gradient reduce-scatter"));
+    CHECK(exchange(e32, "gradient reduce-scatter")->bytes == Approx(2 * exchange(e16, "gradient reduce-scatter")->bytes));
+    CHECK(exchange(e32, "all-gather of the updated weights")->bytes ==
+          Approx(exchange(e16, "all-gather of the updated weights")->bytes));
+    CHECK(e32.step_time_s >= e16.step_time_s);
+}
+
 TEST_CASE("FSDP gathers every layer's weights twice per micro-batch and reduce-scatters its gradients once") {
     auto s = setup_for("llama3-8b", "h100", 1, 1, 1, 64, 256);
     s.layout.zero_stage = 3;
@@ -113,6 +144,12 @@ TEST_CASE("FSDP gathers every layer's weights twice per micro-batch and reduce-s
     const core::Estimate off = core::estimate(s, false);
     CHECK(exchange(off, "ZeRO all-gathers")->hidden_s == 0);
     CHECK(off.step_time_s > e.step_time_s);
+    // fp32 gradients (PyTorch FSDP2's default reduce type) double the reduce-scatters, not the gathers.
+    s.layout.overlap = true;
+    s.layout.fp32_gradients = true;
+    const core::Estimate f = core::estimate(s, false);
+    CHECK(exchange(f, "ZeRO reduce-scatters")->bytes == Approx(2 * scatter->bytes));
+    CHECK(exchange(f, "ZeRO all-gathers")->bytes == Approx(gather->bytes));
 }
 
 TEST_CASE("context parallel passes each GPU's keys and values round the ring; expert parallel moves top-k tokens") {

@@ -222,7 +222,7 @@ TEST_CASE("the best layouts are the core's search, and clicking a row applies it
 }
 
 TEST_CASE("Meta's Llama 3 405B layout fits with its stage inputs freed, and the checkbox takes that away") {
-    test::Headless ui;
+    test::Headless ui(1920, 1200);  // tall enough for the whole sidebar, its last row included
     lessons::FrontierView view;
     view.open();
     auto s = view.settings();
@@ -249,6 +249,11 @@ TEST_CASE("Meta's Llama 3 405B layout fits with its stage inputs freed, and the 
     CHECK_FALSE(view.settings().layout.free_stage_inputs);
     CHECK_FALSE(view.estimate().memory.fits);  // kept, as Megatron keeps them: 87 GB of 85.5
     CHECK(view.estimate().memory.total_bytes == core::memory_use(view.setup()).total_bytes);
+    // fp32 gradients: the same layout's gradient shards take twice the bytes.
+    const double bf16 = view.estimate().memory.gradients_bytes;
+    click(ui, view, "frontier_fp32_gradients");
+    CHECK(view.settings().layout.fp32_gradients);
+    CHECK(view.estimate().memory.gradients_bytes == Approx(2 * bf16));
 }
 
 TEST_CASE("frames only draw: the core is asked once per change, never per frame") {

@@ -75,8 +75,14 @@ std::string data_sentence(const EstimateSetup& setup, const LayoutLinks& links) 
 
 std::string memory_sentence(const EstimateSetup& setup, const Estimate& e) {
     const Layout& l = setup.layout;
-    return "Memory: bf16 weights and gradients and fp32 Adam state, " + std::to_string(state_bytes_per_parameter) +
-           " bytes per parameter split as ZeRO " + std::to_string(l.zero_stage) +
+    // fp32 gradients add 2 bytes, except that ZeRO 3 then keeps PyTorch FSDP2's fp32 shard as Adam's master copy.
+    const std::string state =
+        !l.fp32_gradients    ? "Memory: bf16 weights and gradients and fp32 Adam state, " + std::to_string(state_bytes_per_parameter)
+        : l.zero_stage >= 3 ? "Memory: fp32 weight shards (gathered in bf16; PyTorch FSDP2's, Adam's master copy too), fp32 "
+                               "gradients and Adam's two fp32 moments, 16"
+                             : "Memory: bf16 weights, fp32 gradients (accumulated and reduced in fp32, Megatron-LM's bf16 "
+                               "default) and fp32 Adam state, " + std::to_string(state_bytes_per_parameter + 2);
+    return state + " bytes per parameter split as ZeRO " + std::to_string(l.zero_stage) +
            " splits them (Rajbhandari et al. 2020); activations per Korthikanti et al. 2022 for the " +
            std::string(schedule_name(l.schedule)) + " schedule's " +
            format_significant(e.memory.in_flight_micro_batches, 3) +

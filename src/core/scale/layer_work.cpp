@@ -115,17 +115,17 @@ void add_exchanges(const EstimateSetup& setup, LayoutLinks& links, std::int64_t 
     // whole gradients between micro-batches). Experts shard over their own replicas.
     if (l.zero_stage < 2) return;
     const LayerParameters p = layer_parameters(m, layer);
-    const double shared = weight_bytes * p.shared / t, experts = weight_bytes * p.experts / (t * l.ep);
+    const double shared = p.shared / t, experts = p.experts / (t * l.ep), grad = gradient_bytes_of(l);
     const double gathers = l.zero_stage == 3 ? 1.0 : 0.0;
-    for (const auto& [group, bytes] : {std::pair{GroupKind::shard, shared}, {GroupKind::expert_data, experts}}) {
-        add_traffic(w, links, "ZeRO all-gathers of the layer's weights", group, CollectiveKind::all_gather, bytes,
-                               gathers, gathers, Hiding::next_layer);
+    for (const auto& [group, params] : {std::pair{GroupKind::shard, shared}, {GroupKind::expert_data, experts}}) {
+        add_traffic(w, links, "ZeRO all-gathers of the layer's weights", group, CollectiveKind::all_gather,
+                               weight_bytes * params, gathers, gathers, Hiding::next_layer);
         add_traffic(w, links, "ZeRO reduce-scatters of the layer's gradients", group, CollectiveKind::reduce_scatter,
-                               bytes, 0, 1, Hiding::next_layer);
+                               grad * params, 0, 1, Hiding::next_layer);
     }
     if (l.hybrid_shard)  // each node's shard of the gradients, all-reduced across the nodes
         add_traffic(w, links, "hybrid-shard all-reduces of each node's gradient shard", GroupKind::replicas,
-                               CollectiveKind::all_reduce, shared / links.size(GroupKind::shard), 0, 1,
+                               CollectiveKind::all_reduce, grad * shared / links.size(GroupKind::shard), 0, 1,
                                Hiding::next_layer);
 }
 

@@ -125,6 +125,7 @@ std::string layout_words(const Layout& l) {
     s += ", " + std::string(attention_name(l.attention)) + " attention";
     if (!l.overlap) s += ", no overlap";
     if (l.free_stage_inputs && l.pp > 1) s += ", stage inputs freed";
+    if (l.fp32_gradients) s += ", fp32 gradients";
     return s;
 }
 

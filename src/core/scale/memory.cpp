@@ -82,11 +82,15 @@ using namespace scale_detail;
 
 // Bytes of weights, gradients and Adam state for `params` shared over `shard` GPUs at a ZeRO
 // stage [Rajbhandari et al. 2020, Fig. 1: (2 + 2 + K) psi, 2 psi + 2 psi + K psi / N_d,
-// 2 psi + (2 + K) psi / N_d, (2 + 2 + K) psi / N_d with K = 12].
-void add_state(MemoryUse& u, double params, int zero, double shard) {
-    u.weights_bytes += weight_bytes * params / (zero >= 3 ? shard : 1.0);
-    u.gradients_bytes += gradient_bytes * params / (zero >= 2 ? shard : 1.0);
-    u.optimizer_bytes += optimizer_bytes * params / (zero >= 1 ? shard : 1.0);
+// 2 psi + (2 + K) psi / N_d, (2 + 2 + K) psi / N_d with K = 12]. fp32 gradients take 4 bytes; with
+// them ZeRO 3 is PyTorch FSDP2's mixed precision, whose shard is the fp32 weight itself (cast to
+// bf16 only to be gathered) and so also Adam's master copy: 4 + 4 + 8 bytes a parameter, / N_d.
+void add_state(MemoryUse& u, double params, const Layout& l, double shard) {
+    const int zero = l.zero_stage;
+    const bool fsdp2 = zero >= 3 && l.fp32_gradients;  // the fp32 shard moves from Adam's state to the weights
+    u.weights_bytes += (fsdp2 ? 4.0 : weight_bytes) * params / (zero >= 3 ? shard : 1.0);
+    u.gradients_bytes += gradient_bytes_of(l) * params / (zero >= 2 ? shard : 1.0);
+    u.optimizer_bytes += (fsdp2 ? optimizer_bytes - 4.0 : optimizer_bytes) * params / (zero >= 1 ? shard : 1.0);
 }
 
 // Activation bytes one micro-batch leaves on stage k's layers (before any in-flight count).
@@ -123,12 +127,12 @@ MemoryUse stage_memory(const EstimateSetup& setup, int k, std::int64_t micro_bat
     u.parameters = p.total();
     u.expert_parameters = p.experts;
     const int shard = shard_group(l, weight_replicas(l), l.tp, setup.gpus_per_node);
-    add_state(u, p.shared, l.zero_stage, shard);
-    add_state(u, p.experts, l.zero_stage, expert_replicas(l));
+    add_state(u, p.shared, l, shard);
+    add_state(u, p.experts, l, expert_replicas(l));
     if (l.zero_stage == 3) {  // whole layers in flight: one computing and (with overlap) the next prefetched, one's gradients
         double largest = 0;  // the first layer is dense, the last a MoE layer when there are any
         for (std::int64_t i : {std::int64_t{0}, m.layers - 1}) largest = std::max(largest, layer_parameters_per_gpu(m, l, i));
-        u.gathered_bytes = (weight_bytes * (l.overlap ? 2.0 : 1.0) + gradient_bytes) * largest;
+        u.gathered_bytes = (weight_bytes * (l.overlap ? 2.0 : 1.0) + gradient_bytes_of(l)) * largest;
     }
     u.in_flight_micro_batches = activations_in_flight(l.schedule, l.pp, k, micro_batches, l.chunks);
     u.activations_bytes = u.in_flight_micro_batches * stage_activations(setup, k, l.recompute);

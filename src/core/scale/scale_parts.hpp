@@ -17,6 +17,8 @@ inline constexpr double bf16_bytes = static_cast<double>(activation_bytes_per_va
 inline constexpr double gradient_bytes = static_cast<double>(gradient_bytes_per_parameter);
 inline constexpr double weight_bytes = static_cast<double>(weight_bytes_per_parameter);
 inline constexpr double optimizer_bytes = static_cast<double>(optimizer_bytes_per_parameter);
+/// Bytes a parameter's gradient takes, kept and sent: bf16's 2, or 4 with fp32 gradients.
+inline double gradient_bytes_of(const Layout& l) { return l.fp32_gradients ? 4.0 : gradient_bytes; }
 
 /// A step graph larger than this is refused by check() (the reference scheduler must be able to build it).
 inline constexpr std::int64_t max_graph_tasks = 4'000'000;

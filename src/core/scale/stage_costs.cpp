@@ -97,9 +97,9 @@ void add_ends(const EstimateSetup& setup, LayoutLinks& links, int j, StageCost& 
     }
     const bool first = j == 0, last = c.has_logits && (!m.tied_embeddings || l.pp > 1);
     if (l.zero_stage < 2 || !(first || last)) return;
-    const double table = weight_bytes * V * h / t * ((first ? 1.0 : 0.0) + (last ? 1.0 : 0.0));
-    const double gather = links.seconds(GroupKind::shard, CollectiveKind::all_gather, table);
-    const double reduce = links.seconds(GroupKind::shard, CollectiveKind::reduce_scatter, table);
+    const double table = V * h / t * ((first ? 1.0 : 0.0) + (last ? 1.0 : 0.0));
+    const double gather = links.seconds(GroupKind::shard, CollectiveKind::all_gather, weight_bytes * table);
+    const double reduce = links.seconds(GroupKind::shard, CollectiveKind::reduce_scatter, gradient_bytes_of(l) * table);
     c.forward_zero_s += l.zero_stage == 3 ? gather : 0.0;
     c.backward_zero_s += (l.zero_stage == 3 ? gather : 0.0) + reduce;
 }
@@ -146,7 +146,7 @@ void add_update_costs(const EstimateSetup& setup, LayoutLinks& links, int k, std
     const Layout& l = setup.layout;
     StageCost& c = stages[static_cast<std::size_t>(k)];
     const StageParameters p = stage_parameters(setup.model, l, k);
-    const double shared = gradient_bytes * p.shared, experts = gradient_bytes * p.experts;
+    const double shared = gradient_bytes_of(l) * p.shared, experts = gradient_bytes_of(l) * p.experts;
     const int shard = links.size(GroupKind::shard);
     if (l.zero_stage == 0) {
         c.dp_reduce_s = links.seconds(GroupKind::weights, CollectiveKind::all_reduce, shared) +
@@ -169,9 +169,10 @@ void add_update_costs(const EstimateSetup& setup, LayoutLinks& links, int k, std
     if (l.zero_stage >= 2 && l.overlap) {
         // ZeRO 2/3 run their traffic beside compute layer by layer; the last layer's reduce-scatter
         // (and with ZeRO 3 the first layer's gather of the next step) has no compute beside it.
-        const double layer = weight_bytes * layer_parameters_per_gpu(setup.model, l, setup.model.layers - 1);
-        c.dp_exposed_s += links.seconds(GroupKind::shard, CollectiveKind::reduce_scatter, layer);
-        if (l.zero_stage == 3) c.param_exposed_s += links.seconds(GroupKind::shard, CollectiveKind::all_gather, layer);
+        const double layer = layer_parameters_per_gpu(setup.model, l, setup.model.layers - 1);
+        c.dp_exposed_s += links.seconds(GroupKind::shard, CollectiveKind::reduce_scatter, gradient_bytes_of(l) * layer);
+        if (l.zero_stage == 3)
+            c.param_exposed_s += links.seconds(GroupKind::shard, CollectiveKind::all_gather, weight_bytes * layer);
     }
     // Adam is memory bound: adam_step_bytes_per_parameter (28) per parameter this GPU updates.
     const double updated = p.shared / (l.zero_stage >= 1 ? shard : 1) + p.experts / (l.zero_stage >= 1 ? expert_replicas(l) : 1);
@@ -203,7 +204,7 @@ void add_once_a_step(const EstimateSetup& setup, const StageCost& u, int stage, 
         const bool rs = l.zero_stage == 1;
         StepExchange& e = row(rs ? "gradient reduce-scatter once a step" : "gradient all-reduce once a step",
                               GroupKind::weights, rs ? CollectiveKind::reduce_scatter : CollectiveKind::all_reduce,
-                              gradient_bytes * stage_parameters(m, l, stage).total(), u.dp_reduce_s);
+                              gradient_bytes_of(l) * stage_parameters(m, l, stage).total(), u.dp_reduce_s);
         e.count = 1;
         e.exposed_s = u.dp_exposed_s;
         e.hidden_s = u.dp_reduce_s - u.dp_exposed_s;

@@ -223,6 +223,17 @@ void FrontierView::draw_sharding_controls(Context& ctx, core::Layout& l, bool& c
                             "while this one computes, pipeline sends travel beside the next pass. Off: each waits for "
                             "compute and compute waits for it.",
                             30);
+    // Beside Overlap where the column has room (a projector's narrow column puts it below).
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float fp32_w = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize("fp32 grads").x;
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < fp32_w) ImGui::NewLine();
+    changed |= ImGui::Checkbox("fp32 grads", &l.fp32_gradients);
+    ctx.items.note("frontier_fp32_gradients");
+    if (ImGui::IsItemHovered())
+        ui::tooltip_wrapped("Gradients added up and sent in fp32, 4 bytes each: what Megatron-LM and PyTorch FSDP do "
+                            "for bf16 training by default. Off: 2 bytes, as the ZeRO paper counts them.",
+                            30);
 }
 
 }  // namespace m2m::lessons

@@ -102,7 +102,8 @@ bool FrontierView::same_search_inputs(const Settings& a, const Settings& b) cons
     // The search chooses the split, ZeRO stage, recompute, micro-batch and schedule itself.
     return a.model == b.model && a.gpu == b.gpu && x.gpus == y.gpus && x.global_batch == y.global_batch &&
            x.attention == y.attention && x.overlap == y.overlap && x.hybrid_shard == y.hybrid_shard &&
-           x.free_stage_inputs == y.free_stage_inputs && x.sequence_parallel == y.sequence_parallel;
+           x.free_stage_inputs == y.free_stage_inputs && x.sequence_parallel == y.sequence_parallel &&
+           x.fp32_gradients == y.fp32_gradients;
 }
 
 void FrontierView::recolour(const ui::Theme& th) {
@@ -165,6 +166,7 @@ nlohmann::json FrontierView::save_state() const {
             {"ep", l.ep},
             {"hybrid_shard", l.hybrid_shard},
             {"free_stage_inputs", l.free_stage_inputs},
+            {"fp32_gradients", l.fp32_gradients},
             {"overlap", l.overlap},
             {"open", m_tab.open_or_opening()}};
 }
@@ -188,6 +190,7 @@ void FrontierView::load_state(const nlohmann::json& j, const std::string& where)
     in.whole("ep", l.ep, 1, max_whole);
     in.flag("hybrid_shard", l.hybrid_shard);
     in.flag("free_stage_inputs", l.free_stage_inputs);
+    in.flag("fp32_gradients", l.fp32_gradients);
     in.flag("overlap", l.overlap);
     in.choice("schedule", l.schedule,
               {{"1f1b", core::ScheduleKind::one_f_one_b}, {"gpipe", core::ScheduleKind::gpipe},

@@ -66,6 +66,12 @@ struct Layout {
     /// "proactively deallocate ... the input and output tensors of each pipeline stage"]. Saves one
     /// s x b x h bf16 tensor per chunk in flight; off by default, as in Megatron-LM, which keeps it.
     bool free_stage_inputs = false;
+    /// Gradients accumulated over the micro-batches and reduced in fp32 (4 bytes a parameter):
+    /// Megatron-LM forces it for bf16 training ("bfloat16 requires gradient accumulation and
+    /// all-reduce to be done in fp32", arguments.py until --grad-reduce-in-bf16 in 2025), PyTorch
+    /// FSDP2 reduces in fp32 by default, and Meta trained Llama 3 so [Llama 3 paper, sec. 3.3.2].
+    /// Off: bf16 gradients, 2 bytes, as the ZeRO paper counts them and fp16 Megatron-LM kept them.
+    bool fp32_gradients = false;
     bool sequence_parallel = true;  ///< with tp > 1 (Megatron's default with selective recompute)
     std::int64_t micro_batches() const { return dp > 0 && micro_batch > 0 ? global_batch / (dp * micro_batch) : 0; }
 };
