@@ -118,6 +118,28 @@ TEST_CASE("fp32 gradients take and send 4 bytes a parameter; with ZeRO 3 the fp3
     CHECK(e32.step_time_s >= e16.step_time_s);
 }
 
+TEST_CASE("the updated weights' gather hides only behind the next step's first forward pass") {
+    // NVIDIA's 32B run in the Megatron-LM README: one micro-batch a replica, so a single forward
+    // pass must cover the whole gather of the updated weights; what it cannot cover is exposed.
+    auto s = setup_for("gpt3-175b", "h100", 8, 1, 1, 48, 192);
+    s.model.hidden = 7168;
+    s.model.heads = 56;
+    s.model.layers = 48;
+    s.layout.micro_batch = 4;
+    s.layout.zero_stage = 1;
+    s.layout.fp32_gradients = true;
+    const core::Estimate e = core::estimate(s, false);
+    REQUIRE(e.micro_batches == 1);
+    const core::StageCost& c = e.stages.front();
+    REQUIRE(c.param_gather_s > c.forward_s);
+    CHECK(c.param_exposed_s == Approx(c.param_gather_s - c.forward_s));
+    CHECK(exchange(e, "all-gather of the updated weights")->exposed_s == Approx(c.param_exposed_s));
+    // With 8 micro-batches the same forward is no longer: the gather still waits for it alone.
+    s.layout.global_batch = 8 * 192;
+    const core::Estimate more = core::estimate(s, false);
+    CHECK(more.stages.front().param_exposed_s == Approx(c.param_exposed_s).epsilon(0.02));
+}
+
 TEST_CASE("FSDP gathers every layer's weights twice per micro-batch and reduce-scatters its gradients once") {
     auto s = setup_for("llama3-8b", "h100", 1, 1, 1, 64, 256);
     s.layout.zero_stage = 3;

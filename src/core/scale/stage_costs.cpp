@@ -159,13 +159,21 @@ void add_update_costs(const EstimateSetup& setup, LayoutLinks& links, int k, std
     if (l.zero_stage == 1 || l.zero_stage == 2)
         c.param_gather_s = links.seconds(GroupKind::shard, CollectiveKind::all_gather, shared) +
                            links.seconds(GroupKind::expert_data, CollectiveKind::all_gather, experts);
-    // The sync starts with the last micro-batch's backward through this GPU's layers.
-    double last_backward = 0;
+    // The sync starts with the last micro-batch's backward through this GPU's layers; the gather of
+    // the updated weights runs bucket by bucket ahead of the next step's first forward pass through
+    // them (Megatron's --overlap-param-gather), which needs every bucket by its end. Interleaved, a
+    // chunk's first forward comes after pp micro-batches have passed the chunk before it.
+    double last_backward = 0, first_forward = 0;
     for (const StageCost& s : stages)
-        if (s.stage == k) last_backward += s.backward_s;
+        if (s.stage == k) {
+            last_backward += s.backward_s;
+            first_forward += s.forward_s;
+        }
+    if (chunks_of(l) > 1) first_forward *= static_cast<double>(std::min<std::int64_t>(l.pp, l.micro_batches()));
     const double share = bucket_share(l, p.total());
     c.dp_exposed_s = l.overlap ? std::max(c.dp_reduce_s * share, c.dp_reduce_s - last_backward) : c.dp_reduce_s;
-    c.param_exposed_s = l.overlap ? c.param_gather_s * share : c.param_gather_s;
+    c.param_exposed_s =
+        l.overlap ? std::max(c.param_gather_s * share, c.param_gather_s - first_forward) : c.param_gather_s;
     if (l.zero_stage >= 2 && l.overlap) {
         // ZeRO 2/3 run their traffic beside compute layer by layer; the last layer's reduce-scatter
         // (and with ZeRO 3 the first layer's gather of the next step) has no compute beside it.
