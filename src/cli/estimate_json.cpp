@@ -34,7 +34,8 @@ json layout_json(const core::Layout& l) {
               {"overlap", l.overlap},
               {"tp_overlap", l.tp_overlap},
               {"free_stage_inputs", l.free_stage_inputs},
-              {"fp32_gradients", l.fp32_gradients}};
+              {"fp32_gradients", l.fp32_gradients},
+              {"eager_kernels", l.eager_kernels}};
     if (l.schedule == core::PipelineSchedule::interleaved) j["chunks"] = l.chunks;
     return j;
 }

@@ -38,6 +38,7 @@ struct EstimateOptions {
     std::int64_t layers = 0, hidden = 0, heads = 0, vocab = 0, kv_heads = 0, ffn = 0;
     std::int64_t experts = 0, top_k = 0, expert_ffn = 0, shared_experts = 0, dense_layers = 0;
     bool hybrid = false, tp_overlap = false, free_stage_inputs = false, fp32_gradients = false;
+    bool eager_kernels = false;
     bool search = false, with_timeline = false;
 };
 
@@ -87,6 +88,8 @@ void add_step_options(CLI::App& app, EstimateOptions& o) {
                  "each pipeline chunk's received input freed after its first norm (Meta's Llama 3 405B run)");
     app.add_flag("--fp32-gradients", o.fp32_gradients,
                  "gradients accumulated and reduced in fp32, 4 bytes a parameter (Megatron-LM's bf16 default)");
+    app.add_flag("--eager-kernels", o.eager_kernels,
+                 "rotary embeddings and SwiGLU as eager PyTorch runs them, op by op (torchtitan without compile)");
     app.add_option("--tokens", o.tokens_text, "training tokens, e.g. 300e9: also report the days to train");
 }
 
@@ -197,6 +200,7 @@ void apply_layout(const EstimateOptions& o, core::Layout& l) {
     l.tp_overlap = o.tp_overlap;
     l.free_stage_inputs = o.free_stage_inputs;
     l.fp32_gradients = o.fp32_gradients;
+    l.eager_kernels = o.eager_kernels;
 }
 
 // [SECTION] the two runs ---------------------------------------------------------------------

@@ -80,6 +80,17 @@ TEST_CASE("sim estimate --fp32-gradients keeps and sends gradients in fp32") {
     CHECK(b["layout"]["fp32_gradients"] == true);
     CHECK(b["memory"]["gradients_GB"].get<double>() == Approx(2 * a["memory"]["gradients_GB"].get<double>()));
     CHECK(b["step_time_s"].get<double>() >= a["step_time_s"].get<double>());
+    // --eager-kernels: named in the layout, and slower for a Llama (rotary embeddings, SwiGLU).
+    const std::vector<std::string> llama = {"--model", "llama3-8b", "--hardware", "a100", "--gpus", "8",
+                                            "--global-batch", "8", "--json"};
+    auto eager_args = llama;
+    eager_args.push_back("--eager-kernels");
+    const Outcome fused = estimate(llama), eager = estimate(eager_args);
+    REQUIRE(eager.code == 0);
+    const auto f = nlohmann::json::parse(fused.out), e = nlohmann::json::parse(eager.out);
+    CHECK(f["layout"]["eager_kernels"] == false);
+    CHECK(e["layout"]["eager_kernels"] == true);
+    CHECK(e["step_time_s"].get<double>() > f["step_time_s"].get<double>());
 }
 
 TEST_CASE("sim estimate --search prints the best layouts for the GPU count") {

@@ -170,6 +170,7 @@ core::EstimateSetup fsdp_setup(const FsdpRun& r) {
     l.attention = core::AttentionKernel::flash;
     l.zero_stage = 3;
     l.fp32_gradients = true;  // torchtitan's mixed_precision_reduce = "float32"
+    l.eager_kernels = true;   // its train_configs at that commit: compile = false (the norm is its fused RMSNorm)
     return *s;
 }
 

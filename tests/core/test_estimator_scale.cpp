@@ -118,6 +118,29 @@ TEST_CASE("fp32 gradients take and send 4 bytes a parameter; with ZeRO 3 the fp3
     CHECK(e32.step_time_s >= e16.step_time_s);
 }
 
+TEST_CASE("eager kernels move what torchtitan's rotary embeddings and SwiGLU move beyond fused ones") {
+    auto s = setup_for("llama3-8b", "a100", 1, 1, 1, 8, 8);
+    s.layout.recompute = core::Recompute::none;
+    auto eager = s;
+    eager.layout.eager_kernels = true;
+    const core::Estimate f = core::estimate(s, false), e = core::estimate(eager, false);
+    const double T = static_cast<double>(s.model.seq), h = static_cast<double>(s.model.hidden);
+    const double kv = static_cast<double>(s.model.kv_heads) / static_cast<double>(s.model.heads);
+    const double ffn = static_cast<double>(s.model.ffn_hidden), layers = static_cast<double>(s.model.layers);
+    const double hbm = s.gpu.memory_bandwidth_Bps;
+    // Forward 16 bytes more per q and k element, 4 per SwiGLU element; backward 16 and 6.
+    CHECK(e.stages.front().forward_memory_s - f.stages.front().forward_memory_s ==
+          Approx(layers * (16 * T * h * (1 + kv) + 4 * T * ffn) / hbm));
+    CHECK(e.stages.front().backward_memory_s - f.stages.front().backward_memory_s ==
+          Approx(layers * (16 * T * h * (1 + kv) + 6 * T * ffn) / hbm));
+    CHECK(e.step_time_s > f.step_time_s);
+    // GPT-3 has learned positions and a GELU MLP: nothing of the kind to move.
+    auto gpt = setup_for("gpt3-175b", "a100", 8, 1, 1, 8, 8);
+    auto gpt_eager = gpt;
+    gpt_eager.layout.eager_kernels = true;
+    CHECK(core::estimate(gpt_eager, false).step_time_s == Approx(core::estimate(gpt, false).step_time_s));
+}
+
 TEST_CASE("the updated weights' gather hides only behind the next step's first forward pass") {
     // NVIDIA's 32B run in the Megatron-LM README: one micro-batch a replica, so a single forward
     // pass must cover the whole gather of the updated weights; what it cannot cover is exposed.
@@ -166,6 +189,14 @@ TEST_CASE("FSDP gathers every layer's weights twice per micro-batch and reduce-s
     const core::Estimate off = core::estimate(s, false);
     CHECK(exchange(off, "ZeRO all-gathers")->hidden_s == 0);
     CHECK(off.step_time_s > e.step_time_s);
+    // FSDP2 copies each gathered layer out of the gather's buffer (bf16 read and written) before the
+    // forward, and again before the backward with the gradients copied into the reduce-scatter's.
+    auto two = s;
+    two.layout.zero_stage = 2;
+    const core::Estimate e2 = core::estimate(two, false);
+    const double hbm = s.gpu.memory_bandwidth_Bps, p = static_cast<double>(pc.per_layer);
+    CHECK(e.stages.front().forward_memory_s - e2.stages.front().forward_memory_s == Approx(layers * 4 * p / hbm));
+    CHECK(e.stages.front().backward_memory_s - e2.stages.front().backward_memory_s == Approx(layers * 8 * p / hbm));
     // fp32 gradients (PyTorch FSDP2's default reduce type) double the reduce-scatters, not the gathers.
     s.layout.overlap = true;
     s.layout.fp32_gradients = true;

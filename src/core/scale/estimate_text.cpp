@@ -21,7 +21,15 @@ std::string compute_sentence(const EstimateSetup& setup) {
            " Memory-bound kernels (norms, activation functions, softmax, dropout, the experts' token shuffles) move "
            "each saved activation byte twice forward and four times backward, and the loss (Megatron-Core's "
            "cross entropy, one kernel per step) 52 bytes per logit, at " +
-           format_rate_GBps(gpu.memory_bandwidth_Bps / 1e9) + ".";
+           format_rate_GBps(gpu.memory_bandwidth_Bps / 1e9) + "." +
+           (setup.layout.eager_kernels
+                ? " Eager kernels: rotary embeddings and SwiGLU run op by op as torchtitan writes them, 16 more bytes "
+                  "per query and key element each way and 4 (6 backward) per SwiGLU element than fused kernels."
+                : "") +
+           (setup.layout.zero_stage == 3
+                ? " FSDP copies each gathered layer out of its buffer before the forward and the backward, and the "
+                  "gradients into the reduce-scatter's (PyTorch FSDP2)."
+                : "");
 }
 
 std::string flops_sentence(const EstimateSetup& setup) {

@@ -15,6 +15,25 @@ namespace {
 
 // [SECTION] compute -------------------------------------------------------------------------
 
+// What eager PyTorch moves beyond fused kernels, per GPU and micro-batch, as {forward, backward}.
+// Rotary embeddings, as torchtitan's apply_rotary_emb writes them, per bf16 q or k element: cast
+// to fp32 (2 bytes read, 4 written), complex multiply (4, 4), cast back (4, 2): 20 bytes where a
+// fused kernel moves 4, 16 more, and the same again backward. SwiGLU per element of each branch:
+// SiLU (2, 2) then the product (4, 2), 10 bytes against the fused 6, 4 more; backward the
+// product's two gradients (6 read, 4 written) and SiLU's (4, 2), 16 against the fused 10, 6 more.
+std::pair<double, double> eager_extra_bytes(const TransformerShape& m, const Layout& l, std::int64_t layer,
+                                            double tokens) {
+    const double t = l.tp, h = static_cast<double>(m.hidden);
+    const double kv = static_cast<double>(effective_kv_heads(m)) / static_cast<double>(m.heads);
+    const double rotary = m.learned_positions ? 0.0 : 16.0 * tokens * h * (1.0 + kv) / t;
+    // Each token's MLP width: dense, or its top-k routed experts and the shared ones.
+    const double width = is_moe_layer(m, layer)
+                             ? static_cast<double>(effective_expert_ffn(m) * (m.top_k + m.shared_experts))
+                             : static_cast<double>(effective_ffn_hidden(m));
+    const double swiglu = m.mlp == MlpKind::swiglu ? tokens * width / t : 0.0;
+    return {rotary + 4.0 * swiglu, rotary + 6.0 * swiglu};
+}
+
 void add_compute(const EstimateSetup& setup, std::int64_t layer, LayerWork& w) {
     const TransformerShape& m = setup.model;
     const Layout& l = setup.layout;
@@ -55,6 +74,11 @@ void add_compute(const EstimateSetup& setup, std::int64_t layer, LayerWork& w) {
     w.backward_memory_s = 4.0 * act / hbm;
     if (l.recompute == Recompute::selective) w.backward_memory_s += 2.0 * attention / l.cp / hbm;
     if (l.recompute == Recompute::full) w.backward_memory_s += 2.0 * act / hbm;
+    if (l.eager_kernels) {  // full recompute runs the forward's kernels again
+        const auto [forward, backward] = eager_extra_bytes(m, l, layer, tokens);
+        w.forward_memory_s += forward / hbm;
+        w.backward_memory_s += (backward + (l.recompute == Recompute::full ? forward : 0.0)) / hbm;
+    }
 }
 
 // [SECTION] exchanges -----------------------------------------------------------------------
@@ -122,6 +146,15 @@ void add_exchanges(const EstimateSetup& setup, LayoutLinks& links, std::int64_t 
                                weight_bytes * params, gathers, gathers, Hiding::next_layer);
         add_traffic(w, links, "ZeRO reduce-scatters of the layer's gradients", group, CollectiveKind::reduce_scatter,
                                grad * params, 0, 1, Hiding::next_layer);
+    }
+    if (l.zero_stage == 3) {
+        // PyTorch FSDP2 gathers into one flat buffer and copies each weight out of it (read and
+        // write, bf16) before the forward and again before the backward; it copies the gradients
+        // into the reduce-scatter's buffer, cast to the reduce type [PyTorch's FSDP2 tracker,
+        // pytorch#114299; the all-gather's copy-in and copy-out, #117950]. Memory bound.
+        const double params = shared + experts, hbm = setup.gpu.memory_bandwidth_Bps;
+        w.forward_memory_s += 2.0 * weight_bytes * params / hbm;
+        w.backward_memory_s += (2.0 * weight_bytes + weight_bytes + grad) * params / hbm;
     }
     if (l.hybrid_shard)  // each node's shard of the gradients, all-reduced across the nodes
         add_traffic(w, links, "hybrid-shard all-reduces of each node's gradient shard", GroupKind::replicas,

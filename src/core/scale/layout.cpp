@@ -126,6 +126,7 @@ std::string layout_words(const Layout& l) {
     if (!l.overlap) s += ", no overlap";
     if (l.free_stage_inputs && l.pp > 1) s += ", stage inputs freed";
     if (l.fp32_gradients) s += ", fp32 gradients";
+    if (l.eager_kernels) s += ", eager kernels";
     return s;
 }
 

@@ -72,6 +72,10 @@ struct Layout {
     /// FSDP2 reduces in fp32 by default, and Meta trained Llama 3 so [Llama 3 paper, sec. 3.3.2].
     /// Off: bf16 gradients, 2 bytes, as the ZeRO paper counts them and fp16 Megatron-LM kept them.
     bool fp32_gradients = false;
+    /// Eager PyTorch (torchtitan with compile off): rotary embeddings run as separate fp32 kernels
+    /// (cast, complex multiply, cast back) and SwiGLU as a SiLU then a multiply, where Megatron
+    /// fuses each into one pass. Off: fused, as Megatron-Core and torch.compile run them.
+    bool eager_kernels = false;
     bool sequence_parallel = true;  ///< with tp > 1 (Megatron's default with selective recompute)
     std::int64_t micro_batches() const { return dp > 0 && micro_batch > 0 ? global_batch / (dp * micro_batch) : 0; }
 };
