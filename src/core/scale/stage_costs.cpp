@@ -156,9 +156,9 @@ void add_update_costs(const EstimateSetup& setup, LayoutLinks& links, int k, std
                         links.seconds(GroupKind::replicas, CollectiveKind::all_reduce, shared / shard) +
                         links.seconds(GroupKind::expert_data, CollectiveKind::reduce_scatter, experts);
     }
-    if (l.zero_stage == 1 || l.zero_stage == 2)
-        c.param_gather_s = links.seconds(GroupKind::shard, CollectiveKind::all_gather, shared) +
-                           links.seconds(GroupKind::expert_data, CollectiveKind::all_gather, experts);
+    if (l.zero_stage == 1 || l.zero_stage == 2)  // the updated weights, in bf16 whatever the gradients' type
+        c.param_gather_s = links.seconds(GroupKind::shard, CollectiveKind::all_gather, weight_bytes * p.shared) +
+                           links.seconds(GroupKind::expert_data, CollectiveKind::all_gather, weight_bytes * p.experts);
     // The sync starts with the last micro-batch's backward through this GPU's layers; the gather of
     // the updated weights runs bucket by bucket ahead of the next step's first forward pass through
     // them (Megatron's --overlap-param-gather), which needs every bucket by its end. Interleaved, a
