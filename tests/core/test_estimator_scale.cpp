@@ -143,6 +143,26 @@ TEST_CASE("eager kernels move what torchtitan's rotary embeddings and SwiGLU mov
     CHECK(core::estimate(gpt_eager, false).step_time_s == Approx(core::estimate(gpt, false).step_time_s));
 }
 
+TEST_CASE("tensor-parallel overlap leaves the last quarter of each forward reduce-scatter exposed") {
+    // Transformer Engine's "pipeline" overlap splits the GEMM in 4 and reduce-scatters each split
+    // beside the next one's GEMM: the last split's reduce-scatter has nothing beside it.
+    auto s = setup_for("gpt3-175b", "h100", 8, 1, 1, 8, 8);
+    s.layout.tp_overlap = true;
+    const core::Estimate e = core::estimate(s, false);
+    const auto* rs = exchange(e, "tensor-parallel reduce-scatters");
+    const auto* ag = exchange(e, "tensor-parallel all-gathers");
+    REQUIRE(rs);
+    REQUIRE(ag);
+    const double forward_rs = rs->count / 2 * rs->seconds;  // 2 forward, 2 backward a layer
+    CHECK(rs->exposed_s == Approx(forward_rs / 4));
+    CHECK(ag->exposed_s == 0);  // the all-gathers hide whole behind their GEMMs here
+    // Without the overlap every one of them is waited for.
+    s.layout.tp_overlap = false;
+    const core::Estimate off = core::estimate(s, false);
+    CHECK(exchange(off, "tensor-parallel reduce-scatters")->exposed_s == Approx(rs->count * rs->seconds));
+    CHECK(off.step_time_s > e.step_time_s);
+}
+
 TEST_CASE("the updated weights' gather hides only behind the next step's first forward pass") {
     // The shape of NVIDIA's 32B run in the Megatron-LM README with one sequence a replica: a
     // single forward pass must cover the whole gather of the updated weights (bf16, 48 nodes);

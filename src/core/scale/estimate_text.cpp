@@ -47,7 +47,8 @@ std::string parallel_sentence(const EstimateSetup& setup, const LayoutLinks& lin
     const Layout& l = setup.layout;
     std::string s = "Tensor parallel: per layer, 2 all-gathers and 2 reduce-scatters forward and backward (sequence "
                     "parallel; 2 all-reduces each way without it) over " + link_word(links.tp_link()) +
-                    (l.tp_overlap ? ", hidden behind the layer's matrix multiplies where they are longer."
+                    (l.tp_overlap ? ", hidden behind the layer's matrix multiplies where they are longer, except the last "
+                                    "quarter of each forward reduce-scatter (Transformer Engine splits its GEMM in 4)."
                                   : ", on the compute stream: nothing hides them (Megatron-LM's default).");
     if (l.cp > 1)
         s += " Context parallel: each GPU keeps 1/" + std::to_string(l.cp) +

@@ -27,6 +27,7 @@ struct Traffic {
     double backward = 0;       ///< ... and in the backward pass (recompute included)
     Hiding hiding = Hiding::none;
     double seconds = 0;        ///< one occurrence
+    double unhidden_forward_s = 0;  ///< per layer, of the forward occurrences: what no overlap can hide
     std::string_view algorithm, protocol;  ///< how NCCL runs it
 };
 

@@ -45,6 +45,12 @@ double hiding_compute(const LayerWork& w, const Traffic& t, bool forward, int cp
     return 0;
 }
 
+// Seconds of `t` that compute waits for in one direction over `n` layers of kind `w`.
+double pass_exposed(const LayerWork& w, const Traffic& t, bool forward, std::int64_t n, const Layout& l) {
+    const double e = exposed_seconds(t, forward ? t.forward : t.backward, hiding_compute(w, t, forward, l.cp), n, l.overlap);
+    return forward ? std::max(e, static_cast<double>(n) * t.unhidden_forward_s) : e;
+}
+
 // `n` layers of kind `w` into a pass: compute, and each exchange's exposed part by group.
 void add_layers(StageCost& c, const LayerWork& w, std::int64_t n, const Layout& l) {
     if (n <= 0) return;
@@ -54,8 +60,7 @@ void add_layers(StageCost& c, const LayerWork& w, std::int64_t n, const Layout& 
     c.forward_memory_s += layers * w.forward_memory_s;
     c.backward_memory_s += layers * w.backward_memory_s;
     for (const Traffic& t : w.traffic) {
-        const double fwd = exposed_seconds(t, t.forward, hiding_compute(w, t, true, l.cp), n, l.overlap);
-        const double bwd = exposed_seconds(t, t.backward, hiding_compute(w, t, false, l.cp), n, l.overlap);
+        const double fwd = pass_exposed(w, t, true, n, l), bwd = pass_exposed(w, t, false, n, l);
         if (t.group == GroupKind::tensor) {
             c.forward_tp_s += fwd;
             c.backward_tp_s += bwd;
@@ -270,8 +275,7 @@ std::vector<StepExchange> step_exchanges(const EstimateSetup& setup, const std::
             if (n <= 0) continue;
             for (const Traffic& t : w->traffic) {
                 StepExchange& e = row(t.what, t.group, t.op, t.bytes, t.seconds);
-                const double fwd = exposed_seconds(t, t.forward, hiding_compute(*w, t, true, l.cp), n, l.overlap);
-                const double bwd = exposed_seconds(t, t.backward, hiding_compute(*w, t, false, l.cp), n, l.overlap);
+                const double fwd = pass_exposed(*w, t, true, n, l), bwd = pass_exposed(*w, t, false, n, l);
                 const double all = static_cast<double>(n) * (t.forward + t.backward);
                 e.count += mb * all;
                 e.exposed_s += mb * (fwd + bwd);

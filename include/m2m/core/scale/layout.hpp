@@ -58,7 +58,8 @@ struct Layout {
     /// parallelism's key/value blocks during attention. Off: each waits for, and blocks, compute.
     bool overlap = true;
     /// Tensor-parallel collectives overlapped with their matrix multiplies (Megatron's
-    /// --tp-comm-overlap, PyTorch's async TP); off by default, as in Megatron-LM.
+    /// --tp-comm-overlap, PyTorch's async TP), but for the last of Transformer Engine's 4 splits of
+    /// each forward reduce-scatter; off by default, as in Megatron-LM.
     bool tp_overlap = false;
     /// Each pipeline chunk's received input freed once its first norm has read it, the norm keeping
     /// its output for the backward pass instead (Apex's memory-efficient norms do this): what Meta
