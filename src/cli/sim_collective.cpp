@@ -62,6 +62,8 @@ json cost_json(const core::CollectiveCost& c) {
     return {{"algorithm", std::string(core::collective_algorithm_name(c.algorithm))},
             {"protocol", std::string(core::collective_protocol_name(c.protocol))},
             {"time_s", c.time_s},
+            {"nccl_time_s", c.nccl_time_s},
+            {"pipeline_fill_s", c.pipeline_fill_s},
             {"algbw_GBps", c.algbw_GBps},
             {"busbw_GBps", c.busbw_GBps}};
 }
@@ -131,7 +133,7 @@ json sweep_json(const CollectiveOptions& o, const core::Cluster& cluster, const 
             {"hardware", o.rack.hardware},
             {"system", cluster.system().name},
             {"nccl_version", std::string(tuning.version)},
-            {"model", "NCCL's closed-form cost (latency + bytes / bandwidth per algorithm and protocol)"},
+            {"model", "NCCL's closed-form cost (latency + bytes / bandwidth per algorithm and protocol) plus, for NVLS in one node, the loops its pipeline takes to fill; auto is NCCL's pick by its own estimate (nccl_time_s)"},
             {"nvlink_ceiling_GBps", s.nvlink_ceiling_GBps},
             {"network_ceiling_GBps", s.network_ceiling_GBps},
             {"latency_floor_s", s.latency_floor_s},

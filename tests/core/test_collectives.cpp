@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "m2m/core/engine/text.hpp"
 #include "m2m/core/rack/collectives.hpp"
 #include "m2m/presets/presets.hpp"
 
@@ -134,6 +135,22 @@ TEST_CASE("the simulated collective agrees with NCCL's closed form within 5% whe
     }
     CHECK(agree > 500);
     CHECK(wires_win <= 6);
+}
+
+TEST_CASE("NVLS's pipeline fill is in the simulated time and the story, and NCCL's pick stays its own") {
+    const Cluster c = cluster_of("h100");
+    const CollectiveResult r = run_collective(c, setup(CollectiveOp::all_reduce, 8, Bytes{64} << 20));
+    CHECK(r.algorithm == nvls);
+    CHECK(r.nccl.pipeline_fill_s > 0.15 * r.time_s);
+    CHECK(r.time_s == Approx(r.nccl.time_s).epsilon(0.01));  // the slower stream carries the fill
+    const CollectiveStory st = tell(c, r);
+    CHECK_THAT(st.verdict, Catch::Contains("loops of 8.39 MB") && Catch::Contains("fills that pipeline"));
+    CHECK(st.nccl_time == format_seconds(r.nccl.nccl_time_s));
+    // At 2 MiB NCCL's estimate puts NVLS first; the story says what that estimate leaves out.
+    const CollectiveResult small = run_collective(c, setup(CollectiveOp::all_reduce, 8, Bytes{2} << 20));
+    CHECK(small.algorithm == nvls);
+    CHECK_THAT(tell(c, small).choice, Catch::Contains("NCCL's own estimate puts the NVLS (Simple) first") &&
+                                          Catch::Contains("its pipeline takes to fill"));
 }
 
 TEST_CASE("where the layout is not NCCL's, the simulation departs from the closed form, as it should") {

@@ -71,8 +71,12 @@ std::string choice_sentence(const Cluster& cluster, const CollectiveResult& r) {
     if (next)
         out += "; " + named(*next) + " needs " + path_of(next->algorithm, r.op, r.group) + ": " + format_seconds(next->time_s);
     out += ".";
+    // NCCL picks by its own estimate, which leaves out NVLS's pipeline filling.
+    if (next && next->time_s < pick.time_s)
+        out += " NCCL's own estimate puts " + named(pick) + " first (" + format_seconds(pick.nccl_time_s) +
+               "), but it leaves out the " + format_seconds(pick.pipeline_fill_s) + " its pipeline takes to fill.";
     if (r.algorithm != pick.algorithm || r.protocol != pick.protocol)
-        out += " You chose " + named(r.nccl) + ": " + format_seconds(r.nccl.time_s) + " by NCCL's estimate.";
+        out += " You chose " + named(r.nccl) + ": " + format_seconds(r.nccl.nccl_time_s) + " by NCCL's estimate.";
     return out;
 }
 
@@ -110,10 +114,17 @@ std::string ring_verdict(const Cluster& cluster, const CollectiveResult& r, cons
 std::string other_verdict(const Cluster& cluster, const CollectiveResult& r, const CollectiveStory& st) {
     const SystemSpec& sys = cluster.system();
     switch (r.algorithm) {
-    case CollectiveAlgorithm::nvls:
-        return "Each GPU sends its data into the NVSwitch once; the switch adds it and sends the sum back to all. A "
-               "ring moves 2(n-1)/n of the data over every GPU's link, so NVLS reaches a busbw of " + st.busbw +
-               ", above NVLink's " + format_rate_GBps(sys.nvlink.effective_GBps()) + " for a ring.";
+    case CollectiveAlgorithm::nvls: {
+        std::string out = "Each GPU sends its data into the NVSwitch once; the switch adds it and sends the sum back to "
+                          "all. A ring moves 2(n-1)/n of the data over every GPU's link, so NVLS reaches a busbw of " +
+                          st.busbw + ", above NVLink's " + format_rate_GBps(sys.nvlink.effective_GBps()) + " for a ring.";
+        if (r.nccl.pipeline_fill_s > 0)
+            out += " The data goes through in loops of " + format_bytes(r.nccl.pipeline_loop_bytes) +
+                   ", each passing from stage to stage (into the switch, the sum, out to the GPUs): the first loop "
+                   "fills that pipeline for " + format_seconds(r.nccl.pipeline_fill_s) + ", " +
+                   format_percent(r.nccl.pipeline_fill_s / r.time_s, 0) + " of the time.";
+        return out;
+    }
     case CollectiveAlgorithm::nvls_tree:
         return "Inside each node the NVSwitch adds; across nodes each GPU's share goes up a tree and back down, through "
                "its own NIC on " + sys.infiniband.name + ". busbw " + st.busbw + ".";
@@ -159,7 +170,7 @@ CollectiveStory tell(const Cluster& cluster, const CollectiveResult& r) {
     st.protocol = std::string(collective_protocol_label(r.protocol));
     st.slowest = std::string(link_type_label(r.slowest));
     st.steps = std::to_string(r.steps) + " \u00d7 " + format_seconds(r.step_s);
-    st.nccl_time = format_seconds(r.nccl.time_s);
+    st.nccl_time = format_seconds(r.nccl.nccl_time_s);
     std::size_t crossings = 0;  // sends of one ring that leave their node
     for (const CollectiveSend& s : r.sends) {
         double& end = s.type == LinkType::infiniband ? st.infiniband_sends_end_s : st.nvlink_sends_end_s;

@@ -57,6 +57,9 @@ const NcclTuning v2_22 = {
     true,
     false,
     false,
+    false,
+    false,
+    16,
 };
 
 // The other tags, each as 2.22.3-1 with what its tuning.cc (lines 56-105, ncclTopoTuneModel)

@@ -66,7 +66,12 @@ struct CollectiveCost {
     CollectiveProtocol protocol = CollectiveProtocol::simple;
     double latency_s = 0;       ///< NCCL's latency term
     double bandwidth_GBps = 0;  ///< NCCL's bandwidth term at this size (algbw with no latency)
-    double time_s = 0;          ///< latency_s + bytes / bandwidth
+    double nccl_time_s = 0;     ///< NCCL's own estimate, latency_s + bytes / bandwidth: what it picks by
+    /// NVLS in one node: the loops its pipeline needs to fill before the stream runs at its rate,
+    /// which NCCL's estimate leaves out (NcclModel::pipeline_fill_s); 0 for the other algorithms.
+    double pipeline_fill_s = 0;
+    double pipeline_loop_bytes = 0;  ///< NVLS: the bytes of one loop (channels x GPUs x chunk)
+    double time_s = 0;               ///< nccl_time_s + pipeline_fill_s
     double algbw_GBps = 0;      ///< bytes / time_s
     double busbw_GBps = 0;      ///< algbw x busbw_factor
 };
@@ -100,8 +105,18 @@ public:
     std::string refusal(const CollectiveChoice& choice) const;
     /// The cost of one algorithm and protocol (must be available).
     CollectiveCost cost(double bytes, CollectiveAlgorithm a, CollectiveProtocol p) const;
-    /// The fastest available algorithm and protocol within `choice`, as NCCL picks it (minimum
-    /// time; ties go to the earlier algorithm and protocol in NCCL's order). Throws
+    /// NVLS inside one node streams through a pipeline of warps (device/all_reduce.h): some
+    /// scatter each GPU's input into the switch's buffers, some add through the switch and
+    /// multicast the sum, some gather it into the output (reduce-scatter and all-gather have two
+    /// of these stages). It moves the data in loops of channels x GPUs x chunk bytes, the chunk
+    /// shrinking for smaller messages (enqueue.cc), and the first loop passes every stage before
+    /// the last one starts: (stages - 1) loops at the stream's rate, which NCCL's estimate leaves
+    /// out. 0 for every other algorithm.
+    double pipeline_fill_s(CollectiveAlgorithm a, double bytes, double bandwidth_GBps) const;
+    /// NVLS: one loop's bytes at this size (0 for the others).
+    double pipeline_loop_bytes(CollectiveAlgorithm a, double bytes) const;
+    /// The available algorithm and protocol within `choice` that NCCL picks: the least of its own
+    /// estimate (nccl_time_s; ties go to the earlier algorithm and protocol in NCCL's order). Throws
     /// std::invalid_argument with refusal(choice) when nothing can run.
     CollectiveCost best(double bytes, const CollectiveChoice& choice = {}) const;
     /// The algorithms this collective can use here, in NCCL's order (tree, ring, nvls, nvls_tree, p2p).

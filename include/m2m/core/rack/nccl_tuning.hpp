@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <span>
 #include <string_view>
 
@@ -54,6 +55,9 @@ struct NcclTuning {
     /// converts to algbw with 0.70 N / (2 (N - 1)) and pays 2 (N - 1) network hops, and neither is
     /// priced for all-gather or reduce-scatter.
     bool nvls_2_18 = false;
+    /// NVLS channels on one Blackwell node (transport/nvls.cc: NVLS_NCHANNELS_SM100_NVL 24 from
+    /// 2.27; 16 before, as on Hopper).
+    std::uint32_t nvls_channels_blackwell = 24;
 };
 
 /// The version the model uses: NCCL 2.30.7-1 (tag 73cf1122), src/graph/tuning.cc lines 139-212.
