@@ -49,7 +49,10 @@ void add_compute(const EstimateSetup& setup, std::int64_t layer, LayerWork& w) {
     const double scores = 4.0 * tokens * s * h / t * (flash ? 0.5 : 1.0);
     double bwd_scores = 2.0 * scores;
     if (flash) bwd_scores = 2.5 * scores;  // its backward: 5 matrix multiplies to the forward's 2
-    else if (l.recompute == Recompute::selective) bwd_scores += scores;  // the attention core again
+    // Selective recompute runs the attention core's forward again, flash or not: Megatron-Core
+    // checkpoints core_attention whatever the kernel (attention.py at f2e5db4, July 2024:
+    // checkpoint_core_attention = recompute_granularity == 'selective').
+    if (l.recompute == Recompute::selective) bwd_scores += scores;
     double bwd_matmul = 2.0 * matmul;  // gradients for inputs and for weights
     if (l.recompute == Recompute::full) {
         bwd_matmul += matmul;

@@ -143,7 +143,7 @@ double hardware_flops_per_token(const TransformerShape& m, Recompute recompute, 
     const double scores = 4.0 * l * s * h;  // the attention core's forward: QK^T and AV
     double extra = 0;
     if (attention == AttentionKernel::flash) extra += scores;  // its backward recomputes the scores
-    if (recompute == Recompute::selective && attention == AttentionKernel::standard) extra += scores;
+    if (recompute == Recompute::selective) extra += scores;  // Megatron-Core recomputes the core, either kernel
     if (recompute == Recompute::full) extra += 2.0 * active_matmul_weights(m) + scores;  // every layer's forward again
     return model_flops_per_token(m) + extra;
 }
