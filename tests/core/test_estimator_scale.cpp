@@ -238,6 +238,19 @@ TEST_CASE("context parallel passes each GPU's keys and values round the ring; ex
     CHECK(ring->group_size == 4);
     CHECK(ring->bytes == Approx(2.0 * 2 * tokens * h * kv / 8));  // K and V, bf16, this tensor rank's heads
     CHECK(ring->count == Approx(3.0 * (4 - 1) * static_cast<double>(s.model.layers) * static_cast<double>(e.micro_batches)));
+    // Inside one node (TP 8 x CP 4 spans 4 nodes, so here TP 2 x CP 4): every hop is NVLink. A
+    // ring that leaves its node (TP 2 x CP 8: two nodes) steps at the pace of its InfiniBand hop.
+    auto inside = setup_for("llama3-70b", "h100", 2, 4, 1, 8, 64), across = setup_for("llama3-70b", "h100", 2, 8, 1, 4, 64);
+    const core::Estimate ei = core::estimate(inside, false), ea = core::estimate(across, false);
+    const auto* near = exchange(ei, "context-parallel");
+    const auto* far = exchange(ea, "context-parallel");
+    REQUIRE(near);
+    REQUIRE(far);
+    CHECK(near->link == core::LinkType::nvlink);
+    CHECK(far->link == core::LinkType::infiniband);
+    const core::Cluster c(core::ClusterShape{8, 2, 1, 0}, presets::builtin().find_system("h100")->spec);
+    CHECK(far->seconds == Approx(core::transfer_seconds(c.route(0, 8), far->bytes)));
+    CHECK(far->seconds > 3 * core::transfer_seconds(c.route(0, 1), far->bytes));
 
     auto moe = setup_for("mixtral-8x7b", "h100", 1, 1, 1, 16, 64);
     moe.layout.ep = 8;

@@ -61,8 +61,16 @@ LinkType ExchangeTimer::link(const GpuGroup& group) const {
 
 ExchangeCost ExchangeTimer::cost(const GpuGroup& group, CollectiveKind op, double bytes) {
     if (group.size() < 2 || !(bytes > 0)) return {};
-    if (op == CollectiveKind::send)
-        return {transfer_seconds(m_cluster.route(group.member(0), group.member(1)), bytes), "route", ""};
+    if (op == CollectiveKind::send) {
+        // A pair's one send, or a ring's step (context parallel's key/value blocks): every member
+        // sends to the next at once, and the step lasts as long as its slowest hop, the one that
+        // leaves a node where the ring crosses nodes.
+        double slowest = 0;
+        const std::int64_t hops = group.size() == 2 ? 1 : group.size();
+        for (std::int64_t i = 0; i < hops; ++i)
+            slowest = std::max(slowest, transfer_seconds(m_cluster.route(group.member(i), group.member((i + 1) % group.size())), bytes));
+        return {slowest, "route", ""};
+    }
     const std::int64_t n = group.size(), g = members_per_node(group);
     CollectiveGroup shape;
     shape.gpus = static_cast<std::uint32_t>(n);

@@ -59,7 +59,8 @@ class ExchangeTimer {
 public:
     explicit ExchangeTimer(Cluster cluster) : m_cluster(std::move(cluster)) {}
     /// Seconds for `op` of `bytes` among `group` (GPUs of the cluster, in ring order).
-    /// 0 for a group of one or no bytes. send: GpuGroup::pair(from, to).
+    /// 0 for a group of one or no bytes. send: GpuGroup::pair(from, to), or a ring: one step of
+    /// every member sending to the next, as long as its slowest hop.
     double seconds(const GpuGroup& group, CollectiveKind op, double bytes) { return cost(group, op, bytes).seconds; }
     ExchangeCost cost(const GpuGroup& group, CollectiveKind op, double bytes);
     /// The slowest link the exchange crosses (local for a group of one).
