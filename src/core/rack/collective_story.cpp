@@ -118,11 +118,14 @@ std::string other_verdict(const Cluster& cluster, const CollectiveResult& r, con
         std::string out = "Each GPU sends its data into the NVSwitch once; the switch adds it and sends the sum back to "
                           "all. A ring moves 2(n-1)/n of the data over every GPU's link, so NVLS reaches a busbw of " +
                           st.busbw + ", above NVLink's " + format_rate_GBps(sys.nvlink.effective_GBps()) + " for a ring.";
-        if (r.nccl.pipeline_fill_s > 0)
-            out += " The data goes through in loops of " + format_bytes(r.nccl.pipeline_loop_bytes) +
-                   ", each passing from stage to stage (into the switch, the sum, out to the GPUs): the first loop "
-                   "fills that pipeline for " + format_seconds(r.nccl.pipeline_fill_s) + ", " +
+        if (r.nccl.pipeline_fill_s > 0) {
+            const char* stages = r.op == CollectiveOp::all_reduce       ? "into the switch, the sum, back out"
+                                 : r.op == CollectiveOp::reduce_scatter ? "into the switch, the sum"
+                                                                        : "into the switch, back out";
+            out += " It streams in loops of " + format_bytes(r.nccl.pipeline_loop_bytes) + ", stage after stage (" +
+                   stages + "): filling that pipeline takes " + format_seconds(r.nccl.pipeline_fill_s) + ", " +
                    format_percent(r.nccl.pipeline_fill_s / r.time_s, 0) + " of the time.";
+        }
         return out;
     }
     case CollectiveAlgorithm::nvls_tree:
