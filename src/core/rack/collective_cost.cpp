@@ -1,7 +1,8 @@
 // NCCL's closed-form collective cost (src/graph/tuning.cc: ncclTopoTuneModel, ncclTopoGetAlgoTime)
 // restated in our own words, on graphs read from its topology search (src/graph/search.cc).
 //
-// [SECTION] graphs   [SECTION] the cost table   [SECTION] NVLS's pipeline   [SECTION] choosing
+// [SECTION] graphs   [SECTION] the cost table   [SECTION] choosing
+// (NVLS's pipeline fill, the app's addition to NCCL's estimate, is in nvls_pipeline.cpp.)
 #include "m2m/core/rack/collective_cost.hpp"
 
 #include <algorithm>
@@ -257,39 +258,6 @@ NcclModel::LatencyParts NcclModel::latency_parts(CollectiveAlgorithm a, Collecti
 }
 
 double NcclModel::bandwidth(CollectiveAlgorithm a, CollectiveProtocol p) const { return m_bandwidth_GBps[ai(a)][pi(p)]; }
-
-// [SECTION] NVLS's pipeline (the app's addition) -------------------------------------------------------
-
-namespace {
-
-// Stages a chunk passes in one node: scatter, add and multicast through the switch, gather
-// (all_reduce.h); reduce-scatter scatters then adds, all-gather multicasts then gathers.
-int nvls_stages(CollectiveOp op) {
-    if (op == CollectiveOp::all_reduce) return 3;
-    return gathers(op) ? 2 : 0;
-}
-
-}  // namespace
-
-double NcclModel::pipeline_loop_bytes(CollectiveAlgorithm a, double bytes) const {
-    if (a != CollectiveAlgorithm::nvls || m_group.nodes != 1 || nvls_stages(m_op) == 0 || !(bytes > 0)) return 0;
-    // Channels (transport/nvls.cc: 16 on Hopper) x heads (one per GPU of the node) chunks at a
-    // time; the chunk 128 KB (NCCL_NVLS_CHUNKSIZE), 64 KB for messages under 64 such loops,
-    // 32 KB under 8, 16 KB under 2 (enqueue.cc, the same from 2.18 to 2.30).
-    const double channels = m_generation == GpuGeneration::blackwell ? m_t.nvls_channels_blackwell : 16.0;
-    const double at_once = channels * m_group.gpus_per_node;
-    double chunk = 131072;
-    if (bytes < 64 * at_once * chunk) chunk = 65536;
-    if (bytes < 8 * at_once * chunk) chunk = 32768;
-    if (bytes < 2 * at_once * chunk) chunk = 16384;
-    return std::min(at_once * chunk, bytes);
-}
-
-double NcclModel::pipeline_fill_s(CollectiveAlgorithm a, double bytes, double bandwidth_GBps) const {
-    const double loop = pipeline_loop_bytes(a, bytes);
-    if (!(loop > 0) || !(bandwidth_GBps > 0)) return 0;
-    return (nvls_stages(m_op) - 1) * loop / (bandwidth_GBps * 1e9);
-}
 
 // [SECTION] choosing -------------------------------------------------------------------------------------
 
