@@ -151,6 +151,11 @@ TEST_CASE("NVLS's pipeline fill is in the simulated time and the story, and NCCL
     CHECK(small.algorithm == nvls);
     CHECK_THAT(tell(c, small).choice, Catch::Contains("NCCL's own estimate puts the NVLS (Simple) first") &&
                                           Catch::Contains("its pipeline takes to fill"));
+    // Below the ring's ceiling the verdict does not claim NVLS beats it; at 1 GiB it does.
+    CHECK_THAT(st.verdict, Catch::Contains("at this size its fixed costs hold it to") && !Catch::Contains("above NVLink"));
+    const CollectiveResult large = run_collective(c, setup(CollectiveOp::all_reduce, 8, GiB));
+    CHECK(large.busbw_GBps > c.system().nvlink.effective_GBps());
+    CHECK_THAT(tell(c, large).verdict, Catch::Contains("above NVLink's"));
 }
 
 TEST_CASE("where the layout is not NCCL's, the simulation departs from the closed form, as it should") {

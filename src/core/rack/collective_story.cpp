@@ -115,9 +115,14 @@ std::string other_verdict(const Cluster& cluster, const CollectiveResult& r, con
     const SystemSpec& sys = cluster.system();
     switch (r.algorithm) {
     case CollectiveAlgorithm::nvls: {
+        const std::string ceiling = format_rate_GBps(sys.nvlink.effective_GBps());
         std::string out = "Each GPU sends its data into the NVSwitch once; the switch adds it and sends the sum back to "
-                          "all. A ring moves 2(n-1)/n of the data over every GPU's link, so NVLS reaches a busbw of " +
-                          st.busbw + ", above NVLink's " + format_rate_GBps(sys.nvlink.effective_GBps()) + " for a ring.";
+                          "all. A ring moves 2(n-1)/n of the data over every GPU's link, so ";
+        if (r.busbw_GBps > sys.nvlink.effective_GBps())
+            out += "NVLS reaches a busbw of " + st.busbw + ", above NVLink's " + ceiling + " for a ring.";
+        else
+            out += "with large messages NVLS passes NVLink's " + ceiling + " busbw for a ring; at this size its fixed "
+                   "costs hold it to " + st.busbw + ".";
         if (r.nccl.pipeline_fill_s > 0) {
             const char* stages = r.op == CollectiveOp::all_reduce       ? "into the switch, the sum, back out"
                                  : r.op == CollectiveOp::reduce_scatter ? "into the switch, the sum"

@@ -123,6 +123,9 @@ void RackPanel::draw_plot_hover(const ui::LogLogFrame& f) {
                 std::string(core::collective_protocol_label(c.protocol)).c_str());
     ImGui::Text("time %s \xc2\xb7 algbw %s \xc2\xb7 busbw %s", core::format_seconds(c.time_s).c_str(),
                 core::format_rate_GBps(c.algbw_GBps).c_str(), core::format_rate_GBps(c.busbw_GBps).c_str());
+    if (c.pipeline_fill_s > 0)
+        ImGui::TextDisabled("NCCL's own estimate: %s, without the %s its pipeline takes to fill",
+                            core::format_seconds(c.nccl_time_s).c_str(), core::format_seconds(c.pipeline_fill_s).c_str());
     for (std::size_t k = 0; k < sw.algorithms.size(); ++k)
         ImGui::TextDisabled("%s: %s", std::string(core::collective_algorithm_label(sw.algorithms[k])).c_str(),
                             core::format_seconds(sw.curves[k][best].time_s).c_str());
