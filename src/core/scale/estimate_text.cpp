@@ -38,6 +38,10 @@ std::string flops_sentence(const EstimateSetup& setup) {
            "a mixture of experts counts its top-k and shared experts only); hardware FLOPs also count what " +
            std::string(l.attention == AttentionKernel::flash ? "flash attention's backward pass and " : "") +
            std::string(recompute_name(l.recompute)) + " recompute compute a second time." +
+           (l.recompute == Recompute::selective
+                ? " Selective recompute runs each layer's attention core forward again in the backward pass "
+                  "(Megatron-Core checkpoints it whatever the kernel)."
+                : "") +
            (l.attention == AttentionKernel::flash
                 ? " The flash kernel skips the masked half of the causal scores and keeps them on chip."
                 : " Standard attention computes every score, writes them to memory and keeps them for the backward pass.");
