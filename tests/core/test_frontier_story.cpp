@@ -2,6 +2,7 @@
 // follows the estimate's own numbers, so the panel only reads.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 
@@ -92,10 +93,18 @@ TEST_CASE("the Frontier story's memory per GPU is the estimate's fullest stage, 
 TEST_CASE("the Frontier story's rows are the estimate's tasks, one row per pipeline stage, sends on their link") {
     const core::FrontierStory st = core::tell_frontier(gpt3());
     REQUIRE(st.rows.size() == 8);
+    // A bar per task, but a stage's summarised steady state is drawn as up to 24 forward/backward
+    // stripe pairs that together stand for its passes.
     std::size_t bars = 0, tasks = 0, transfers = 0, sends = 0;
+    std::int64_t steady_passes = 0, stripes = 0;
     for (const core::TrainingTask& t : st.estimate.tasks)
         if (t.kind != core::TrainingTaskKind::join && t.stage >= 0 && t.stage < 8) {
-            ++tasks;
+            if (t.kind == core::TrainingTaskKind::steady) {
+                tasks += 2 * static_cast<std::size_t>(std::clamp<std::int64_t>(t.passes / 2, 1, 24));
+                steady_passes += t.passes;
+            } else {
+                ++tasks;
+            }
             sends += t.kind == core::TrainingTaskKind::send_forward || t.kind == core::TrainingTaskKind::send_backward;
         }
     for (std::size_t k = 0; k < st.rows.size(); ++k) {
@@ -105,6 +114,11 @@ TEST_CASE("the Frontier story's rows are the estimate's tasks, one row per pipel
             CHECK(bar.end_s >= bar.start_s);
             CHECK(bar.end_s <= st.estimate.step_time_s * (1 + 1e-12));
             if (b > 0) CHECK(bar.start_s >= st.rows[k].bars[b - 1].start_s);
+            if (bar.stands_for > 1) {
+                CHECK(bar.kind == (stripes % 2 == 0 ? core::StepBarKind::forward : core::StepBarKind::backward));
+                ++stripes;
+                if (bar.kind == core::StepBarKind::backward) steady_passes -= bar.stands_for;
+            }
             if (bar.kind == core::StepBarKind::transfer) {
                 ++transfers;
                 // TP 8 fills a node, so each stage is its own node: every send, either way, crosses InfiniBand.
@@ -116,6 +130,8 @@ TEST_CASE("the Frontier story's rows are the estimate's tasks, one row per pipel
         bars += st.rows[k].bars.size();
     }
     CHECK(bars == tasks);
+    CHECK(steady_passes == 0);  // the stripes stand for every pass of the steady states, no more
+    CHECK(stripes > 8 * 2 * 10);
     CHECK(sends > 0);
     CHECK(transfers == sends);  // ZeRO 0: no ZeRO traffic, so every transfer is a stage's send
     CHECK(st.link_legend[0].empty());

@@ -119,7 +119,7 @@ TEST_CASE("the default layout, TP 8 x PP 8 x DP 16 on 1,024 A100s, is exactly th
     CHECK(view.setup().train_tokens == 300e9);
     // One timeline row per pipeline stage: a forward and a backward pass for every one of its
     // replica's 96 micro-batches, the fill and the drain bar by bar, the steady state between
-    // them as one bar standing for its passes; in start order.
+    // them as forward and backward stripes standing for its passes; in start order.
     REQUIRE(view.timeline_rows().size() == 8);
     std::vector<std::int64_t> passes(8, 0);
     for (const auto& t : view.estimate().tasks)

@@ -28,9 +28,9 @@ std::vector<LinkType> send_links(const EstimateSetup& s, const Estimate& e) {
     return out;
 }
 
-// A task as a bar: compute (passes, the steady state; the gradient sync and weight gather sit on
-// the stage's row as compute, as the step graph has them), the update, or a transfer: a send on its
-// stage's send link, ZeRO traffic on the data-parallel link.
+// A task as a bar: compute (passes; the gradient sync and weight gather sit on the stage's row as
+// compute, as the step graph has them), the update, or a transfer: a send on its stage's send link,
+// ZeRO traffic on the data-parallel link. (The steady state is add_steady's.)
 std::optional<StepBar> bar_of(const TrainingTask& t, const std::vector<LinkType>& sends, std::size_t pp, LinkType dp) {
     StepBar b{t.start_s, t.end_s, StepBarKind::forward, LinkType::local};
     const auto wire = [](bool ib) { return ib ? LinkType::infiniband : LinkType::nvlink; };
@@ -60,6 +60,27 @@ std::optional<StepBar> bar_of(const TrainingTask& t, const std::vector<LinkType>
     return b;
 }
 
+// A stage's steady state, summarised by the estimator as one span of `passes` passes, a forward and
+// a backward in turn: drawn as that, stripe pairs in the stage's own forward : backward proportion
+// (its chunks' average). At most 24 pairs, each then standing for several of the real ones, which
+// are thinner than a pixel on a long step anyway; the stripes say what the span is, the hover how
+// many passes each pair stands for.
+void add_steady(StepRow& row, const TrainingTask& t, const Estimate& e, int pp) {
+    double f = 0, b = 0;
+    for (std::size_t j = static_cast<std::size_t>(t.stage); j < e.stages.size(); j += static_cast<std::size_t>(pp)) {
+        f += e.stages[j].forward_s;
+        b += e.stages[j].backward_s;
+    }
+    const std::int64_t pairs = std::clamp<std::int64_t>(t.passes / 2, 1, 24);
+    const double period = (t.end_s - t.start_s) / static_cast<double>(pairs), share = f + b > 0 ? f / (f + b) : 0.5;
+    for (std::int64_t i = 0; i < pairs; ++i) {
+        const double s0 = t.start_s + static_cast<double>(i) * period, mid = s0 + share * period;
+        const std::int64_t n = (i + 1) * t.passes / pairs - i * t.passes / pairs;  // an even share of the passes
+        row.bars.push_back({s0, mid, StepBarKind::forward, LinkType::local, n});
+        row.bars.push_back({mid, s0 + period, StepBarKind::backward, LinkType::local, n});
+    }
+}
+
 // The rows, and whether any pipeline send crosses NVLink ([0]) or InfiniBand ([1]).
 std::vector<StepRow> step_rows(const EstimateSetup& s, const Estimate& e, LinkType dp, bool (&sends_on)[2]) {
     const int pp = s.layout.pp;
@@ -68,6 +89,10 @@ std::vector<StepRow> step_rows(const EstimateSetup& s, const Estimate& e, LinkTy
     for (int k = 0; k < pp; ++k) rows[static_cast<std::size_t>(k)].label = "stage " + std::to_string(k + 1);
     for (const TrainingTask& t : e.tasks) {
         if (t.stage < 0 || t.stage >= pp) continue;
+        if (t.kind == TrainingTaskKind::steady) {
+            if (t.passes > 0) add_steady(rows[static_cast<std::size_t>(t.stage)], t, e, pp);
+            continue;
+        }
         const std::optional<StepBar> b = bar_of(t, sends, static_cast<std::size_t>(pp), dp);
         if (!b) continue;
         if (is_send(t.kind)) sends_on[b->link == LinkType::infiniband ? 1 : 0] = true;

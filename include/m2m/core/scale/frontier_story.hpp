@@ -18,6 +18,9 @@ struct StepBar {
     double start_s = 0, end_s = 0;
     StepBarKind kind = StepBarKind::forward;
     LinkType link = LinkType::local;  ///< a transfer's link (NVLink or InfiniBand); local for compute
+    /// Passes the bar stands for: 1, or in a stage's summarised steady state, drawn as forward and
+    /// backward stripes in turn, the passes of this stripe and the next (a forward and a backward).
+    std::int64_t stands_for = 1;
 };
 
 /// One pipeline stage: every GPU of a stage does the same, so one row stands for them all.
