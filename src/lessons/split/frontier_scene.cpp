@@ -186,9 +186,9 @@ void FrontierView::draw_timeline(Context& ctx, float height) {
         const core::StepBar& b = m_story.rows[static_cast<std::size_t>(r.hovered_row)].bars[static_cast<std::size_t>(r.hovered_bar)];
         const ui::TimelineBar& drawn = m_rows[static_cast<std::size_t>(r.hovered_row)].bars[static_cast<std::size_t>(r.hovered_bar)];
         if (b.stands_for > 1)
-            ImGui::SetTooltip("stage %d: steady state, a forward and a backward in turn; this pair of stripes stands "
-                              "for %lld passes, %s to %s",
-                              r.hovered_row + 1, static_cast<long long>(b.stands_for),
+            ImGui::SetTooltip("stage %d: steady state, a forward and a backward in turn\n"
+                              "each pair of stripes stands for %lld passes; this %s one %s to %s",
+                              r.hovered_row + 1, static_cast<long long>(b.stands_for), ui::bar_kind_name(drawn.kind),
                               core::format_seconds(b.start_s).c_str(), core::format_seconds(b.end_s).c_str());
         else
             ImGui::SetTooltip("stage %d: %s, %s to %s", r.hovered_row + 1,
