@@ -94,13 +94,17 @@ TEST_CASE("the Frontier story's rows are the estimate's tasks, one row per pipel
     const core::FrontierStory st = core::tell_frontier(gpt3());
     REQUIRE(st.rows.size() == 8);
     // A bar per task, but a stage's summarised steady state is drawn as up to 24 forward/backward
-    // stripe pairs that together stand for its passes.
+    // stripe pairs that together stand for its passes, each stripe followed by its send where the
+    // stage sends that way (1F1B on 8 stages: forward from stages 1-7, backward from stages 2-8).
     std::size_t bars = 0, tasks = 0, transfers = 0, sends = 0;
     std::int64_t steady_passes = 0, stripes = 0;
     for (const core::TrainingTask& t : st.estimate.tasks)
         if (t.kind != core::TrainingTaskKind::join && t.stage >= 0 && t.stage < 8) {
             if (t.kind == core::TrainingTaskKind::steady) {
-                tasks += 2 * static_cast<std::size_t>(std::clamp<std::int64_t>(t.passes / 2, 1, 24));
+                const auto pairs = static_cast<std::size_t>(std::clamp<std::int64_t>(t.passes / 2, 1, 24));
+                const std::size_t ways = (t.stage < 7 ? 1u : 0u) + (t.stage > 0 ? 1u : 0u);
+                tasks += pairs * (2 + ways);
+                sends += pairs * ways;
                 steady_passes += t.passes;
             } else {
                 ++tasks;
@@ -114,7 +118,7 @@ TEST_CASE("the Frontier story's rows are the estimate's tasks, one row per pipel
             CHECK(bar.end_s >= bar.start_s);
             CHECK(bar.end_s <= st.estimate.step_time_s * (1 + 1e-12));
             if (b > 0) CHECK(bar.start_s >= st.rows[k].bars[b - 1].start_s);
-            if (bar.stands_for > 1) {
+            if (bar.stands_for > 1 && bar.kind != core::StepBarKind::transfer) {
                 CHECK(bar.kind == (stripes % 2 == 0 ? core::StepBarKind::forward : core::StepBarKind::backward));
                 ++stripes;
                 if (bar.kind == core::StepBarKind::backward) steady_passes -= bar.stands_for;

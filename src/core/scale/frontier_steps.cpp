@@ -62,22 +62,31 @@ std::optional<StepBar> bar_of(const TrainingTask& t, const std::vector<LinkType>
 
 // A stage's steady state, summarised by the estimator as one span of `passes` passes, a forward and
 // a backward in turn: drawn as that, stripe pairs in the stage's own forward : backward proportion
-// (its chunks' average). At most 24 pairs, each then standing for several of the real ones, which
-// are thinner than a pixel on a long step anyway; the stripes say what the span is, the hover how
-// many passes each pair stands for.
-void add_steady(StepRow& row, const TrainingTask& t, const Estimate& e, int pp) {
-    double f = 0, b = 0;
-    for (std::size_t j = static_cast<std::size_t>(t.stage); j < e.stages.size(); j += static_cast<std::size_t>(pp)) {
+// (its chunks' average), each stripe followed by its send where the stage sends that way, as the
+// fill's and the drain's are. At most 24 pairs, each then standing for several of the real ones,
+// which are thinner than a pixel on a long step anyway; the stripes say what the span is, the
+// hover how many passes each pair stands for.
+void add_steady(StepRow& row, const TrainingTask& t, const Estimate& e, const std::vector<LinkType>& sends, int pp) {
+    const std::size_t nv = e.stages.size();
+    double f = 0, b = 0, fs = 0, bs = 0;
+    int fn = 0, bn = 0;
+    bool f_ib = false, b_ib = false;
+    for (std::size_t j = static_cast<std::size_t>(t.stage); j < nv; j += static_cast<std::size_t>(pp)) {
         f += e.stages[j].forward_s;
         b += e.stages[j].backward_s;
+        if (j + 1 < nv) fs += e.stages[j].send_s, ++fn, f_ib = f_ib || (j < sends.size() && sends[j] == LinkType::infiniband);
+        if (j > 0) bs += e.stages[j - 1].send_s, ++bn, b_ib = b_ib || (j - 1 < sends.size() && sends[j - 1] == LinkType::infiniband);
     }
+    const auto wire = [](bool ib) { return ib ? LinkType::infiniband : LinkType::nvlink; };
     const std::int64_t pairs = std::clamp<std::int64_t>(t.passes / 2, 1, 24);
     const double period = (t.end_s - t.start_s) / static_cast<double>(pairs), share = f + b > 0 ? f / (f + b) : 0.5;
     for (std::int64_t i = 0; i < pairs; ++i) {
-        const double s0 = t.start_s + static_cast<double>(i) * period, mid = s0 + share * period;
+        const double s0 = t.start_s + static_cast<double>(i) * period, mid = s0 + share * period, s1 = s0 + period;
         const std::int64_t n = (i + 1) * t.passes / pairs - i * t.passes / pairs;  // an even share of the passes
         row.bars.push_back({s0, mid, StepBarKind::forward, LinkType::local, n});
-        row.bars.push_back({mid, s0 + period, StepBarKind::backward, LinkType::local, n});
+        if (fn > 0 && fs > 0) row.bars.push_back({mid, mid + fs / fn, StepBarKind::transfer, wire(f_ib), n});
+        row.bars.push_back({mid, s1, StepBarKind::backward, LinkType::local, n});
+        if (bn > 0 && bs > 0) row.bars.push_back({s1, s1 + bs / bn, StepBarKind::transfer, wire(b_ib), n});
     }
 }
 
@@ -90,7 +99,7 @@ std::vector<StepRow> step_rows(const EstimateSetup& s, const Estimate& e, LinkTy
     for (const TrainingTask& t : e.tasks) {
         if (t.stage < 0 || t.stage >= pp) continue;
         if (t.kind == TrainingTaskKind::steady) {
-            if (t.passes > 0) add_steady(rows[static_cast<std::size_t>(t.stage)], t, e, pp);
+            if (t.passes > 0) add_steady(rows[static_cast<std::size_t>(t.stage)], t, e, sends, pp);
             continue;
         }
         const std::optional<StepBar> b = bar_of(t, sends, static_cast<std::size_t>(pp), dp);

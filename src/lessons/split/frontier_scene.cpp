@@ -185,7 +185,10 @@ void FrontierView::draw_timeline(Context& ctx, float height) {
     if (r.hovered_row >= 0 && r.hovered_bar >= 0) {
         const core::StepBar& b = m_story.rows[static_cast<std::size_t>(r.hovered_row)].bars[static_cast<std::size_t>(r.hovered_bar)];
         const ui::TimelineBar& drawn = m_rows[static_cast<std::size_t>(r.hovered_row)].bars[static_cast<std::size_t>(r.hovered_bar)];
-        if (b.stands_for > 1)
+        if (b.stands_for > 1 && b.kind == core::StepBarKind::transfer)
+            ImGui::SetTooltip("stage %d: steady state, a pass's send to the neighbouring stage\nthis one %s to %s", r.hovered_row + 1,
+                              core::format_seconds(b.start_s).c_str(), core::format_seconds(b.end_s).c_str());
+        else if (b.stands_for > 1)
             ImGui::SetTooltip("stage %d: steady state, a forward and a backward in turn\n"
                               "each pair of stripes stands for %lld passes; this %s one %s to %s",
                               r.hovered_row + 1, static_cast<long long>(b.stands_for), ui::bar_kind_name(drawn.kind),
