@@ -154,9 +154,34 @@ TEST_CASE("NVLS fills its pipeline before it streams: (stages - 1) loops of 16 c
     CHECK(pick.algorithm == nvls);
     CHECK(m.best(2 * MiB, {ring, std::nullopt}).time_s < pick.time_s);
     CHECK(m.best(2 * MiB, {ring, std::nullopt}).nccl_time_s > pick.nccl_time_s);
-    // Across nodes the NVLS tree is priced as NCCL prices it.
+}
+
+TEST_CASE("the NVLS tree fills the same three stages in each node, in loops of its own chunk rule") {
+    constexpr double KiB = 1024, MiB = 1024 * KiB, GiB = 1024 * MiB;
+    const auto loop_of = [](const NcclModel& m, double bytes) { return m.cost(bytes, nvls_tree, simple).pipeline_loop_bytes; };
+    // Two H100 nodes: 16 channels x 8 heads x 128 KB, the chunk 64 KB under 4 such loops, 32 KB under 1.
     const NcclModel two(system_of("h100"), nodes_of_8(2), CollectiveOp::all_reduce);
-    CHECK(two.cost(64 * MiB, nvls_tree, simple).pipeline_fill_s == 0);
+    for (const auto& [bytes, loop] : {std::pair{8 * GiB, 16 * MiB}, std::pair{64 * MiB, 16 * MiB},
+                                     std::pair{32 * MiB, 8 * MiB}, std::pair{4 * MiB, 4 * MiB}, std::pair{MiB, MiB}}) {
+        INFO(bytes << " B");
+        const CollectiveCost c = two.cost(bytes, nvls_tree, simple);
+        CHECK(c.pipeline_loop_bytes == loop);
+        CHECK(c.pipeline_fill_s == Approx(2 * loop / (two.bandwidth(nvls_tree, simple) * 1e9)));
+        CHECK(c.time_s == Approx(c.nccl_time_s + c.pipeline_fill_s));
+    }
+    // 64 MiB on two nodes: 265 GB/s busbw (NVIDIA/nccl #1244 measured 268.9; NCCL's estimate alone says 371).
+    CHECK(two.cost(64 * MiB, nvls_tree, simple).busbw_GBps == Approx(264.5).epsilon(0.002));
+    // From four nodes the chunk starts at 64 KB (NCCL_NVLSTREE_MAX_CHUNKSIZE's default).
+    CHECK(loop_of(NcclModel(system_of("h100"), nodes_of_8(4), CollectiveOp::all_reduce), GiB) == 8 * MiB);
+    // Blackwell under 2.30: 32 channels on two nodes, 24 on more, the chunk at most 64 KB; under 2.23, Hopper's rule.
+    CHECK(loop_of(NcclModel(system_of("b200"), nodes_of_8(2), CollectiveOp::all_reduce), GiB) == 16 * MiB);
+    CHECK(loop_of(NcclModel(system_of("b200"), nodes_of_8(3), CollectiveOp::all_reduce), GiB) == 12 * MiB);
+    CHECK(loop_of(NcclModel(system_of("b200"), nodes_of_8(2), CollectiveOp::all_reduce, *nccl_tuning_of("2.23.4")), GiB) ==
+          16 * MiB);
+    CHECK(loop_of(NcclModel(system_of("b200"), nodes_of_8(3), CollectiveOp::all_reduce, *nccl_tuning_of("2.23.4")), GiB) ==
+          16 * MiB);
+    // NCCL's pick is its own: the fill never enters it.
+    CHECK(two.best(64 * MiB).algorithm == nvls_tree);
 }
 
 TEST_CASE("across 16 H100 nodes NCCL goes tree LL, tree LL128, then the NVLS tree as messages grow") {
@@ -246,7 +271,7 @@ TEST_CASE("NCCL's own predictions in a published log (NVIDIA/nccl #1453, 3 x 8 H
         const CollectiveCost c = m.best(r.bytes);
         CHECK(c.algorithm == r.algorithm);
         CHECK(c.protocol == r.protocol);
-        CHECK(c.time_s * 1e6 == Approx(r.time_us).epsilon(1e-4));
+        CHECK(c.nccl_time_s * 1e6 == Approx(r.time_us).epsilon(1e-4));
     }
 }
 

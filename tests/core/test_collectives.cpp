@@ -156,6 +156,13 @@ TEST_CASE("NVLS's pipeline fill is in the simulated time and the story, and NCCL
     const CollectiveResult large = run_collective(c, setup(CollectiveOp::all_reduce, 8, GiB));
     CHECK(large.busbw_GBps > c.system().nvlink.effective_GBps());
     CHECK_THAT(tell(c, large).verdict, Catch::Contains("above NVLink's"));
+    // Across two nodes the NVLS tree fills the same way, and the simulation and the story carry it.
+    const CollectiveResult tree = run_collective(c, setup(CollectiveOp::all_reduce, 16, Bytes{64} << 20));
+    CHECK(tree.algorithm == CollectiveAlgorithm::nvls_tree);
+    CHECK(tree.nccl.pipeline_loop_bytes == Approx(16.0 * (1 << 20)));
+    CHECK(tree.nccl.pipeline_fill_s > 0.25 * tree.time_s);
+    CHECK(tree.time_s == Approx(tree.nccl.time_s).epsilon(0.05));
+    CHECK_THAT(tell(c, tree).verdict, Catch::Contains("loops of 16.8 MB") && Catch::Contains("up the tree and down"));
 }
 
 TEST_CASE("where the layout is not NCCL's, the simulation departs from the closed form, as it should") {

@@ -95,7 +95,7 @@ bool gathers(CollectiveOp op) { return op == CollectiveOp::all_gather || op == C
 
 NcclModel::NcclModel(const SystemSpec& system, CollectiveGroup group, CollectiveOp op, const NcclTuning& tuning)
     : m_group(group), m_op(op), m_t(tuning), m_generation(system.generation), m_host(system.host_cpu),
-      m_nvls(system.nvls) {
+      m_nvls(system.nvls), m_nic_GBps(system.infiniband.raw_GBps) {
     if (group.gpus == 0 || group.nodes == 0 || group.gpus_per_node == 0 || group.nodes > group.gpus ||
         std::uint64_t{group.gpus_per_node} * group.nodes < group.gpus)
         throw std::invalid_argument("a collective group needs GPUs spread over nodes, at most gpus_per_node in each");

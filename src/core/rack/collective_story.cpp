@@ -111,6 +111,14 @@ std::string ring_verdict(const Cluster& cluster, const CollectiveResult& r, cons
            format_rate_GBps(sys.nvlink.effective_GBps()) + ".";
 }
 
+// NVLS's pipeline (NcclModel::pipeline_fill_s): empty when it has none.
+std::string pipeline_sentence(const CollectiveResult& r, const char* stages) {
+    if (!(r.nccl.pipeline_fill_s > 0)) return {};
+    return " It streams in loops of " + format_bytes(r.nccl.pipeline_loop_bytes) + ", stage after stage (" + stages +
+           "): filling that pipeline takes " + format_seconds(r.nccl.pipeline_fill_s) + ", " +
+           format_percent(r.nccl.pipeline_fill_s / r.time_s, 0) + " of the time.";
+}
+
 std::string other_verdict(const Cluster& cluster, const CollectiveResult& r, const CollectiveStory& st) {
     const SystemSpec& sys = cluster.system();
     switch (r.algorithm) {
@@ -123,19 +131,15 @@ std::string other_verdict(const Cluster& cluster, const CollectiveResult& r, con
         else
             out += "with large messages NVLS passes NVLink's " + ceiling + " busbw for a ring; at this size its fixed "
                    "costs hold it to " + st.busbw + ".";
-        if (r.nccl.pipeline_fill_s > 0) {
-            const char* stages = r.op == CollectiveOp::all_reduce       ? "into the switch, the sum, back out"
-                                 : r.op == CollectiveOp::reduce_scatter ? "into the switch, the sum"
-                                                                        : "into the switch, back out";
-            out += " It streams in loops of " + format_bytes(r.nccl.pipeline_loop_bytes) + ", stage after stage (" +
-                   stages + "): filling that pipeline takes " + format_seconds(r.nccl.pipeline_fill_s) + ", " +
-                   format_percent(r.nccl.pipeline_fill_s / r.time_s, 0) + " of the time.";
-        }
-        return out;
+        const char* stages = r.op == CollectiveOp::all_reduce       ? "into the switch, the sum, back out"
+                             : r.op == CollectiveOp::reduce_scatter ? "into the switch, the sum"
+                                                                    : "into the switch, back out";
+        return out + pipeline_sentence(r, stages);
     }
     case CollectiveAlgorithm::nvls_tree:
         return "Inside each node the NVSwitch adds; across nodes each GPU's share goes up a tree and back down, through "
-               "its own NIC on " + sys.infiniband.name + ". busbw " + st.busbw + ".";
+               "its own NIC on " + sys.infiniband.name + ". busbw " + st.busbw + "." +
+               pipeline_sentence(r, "into the switch, the sum up the tree and down, back out");
     case CollectiveAlgorithm::tree:
         return r.nodes > 1 ? "The data climbs a chain in each node and a tree across nodes, and the sum comes back "
                              "down: each GPU's links carry it twice (up and down), but only a few hops lie between "

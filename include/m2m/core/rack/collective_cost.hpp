@@ -67,10 +67,10 @@ struct CollectiveCost {
     double latency_s = 0;       ///< NCCL's latency term
     double bandwidth_GBps = 0;  ///< NCCL's bandwidth term at this size (algbw with no latency)
     double nccl_time_s = 0;     ///< NCCL's own estimate, latency_s + bytes / bandwidth: what it picks by
-    /// NVLS in one node: the loops its pipeline needs to fill before the stream runs at its rate,
-    /// which NCCL's estimate leaves out (NcclModel::pipeline_fill_s); 0 for the other algorithms.
+    /// NVLS and the NVLS tree: the loops their pipeline needs to fill before the stream runs at
+    /// its rate, which NCCL's estimate leaves out (NcclModel::pipeline_fill_s); 0 for the others.
     double pipeline_fill_s = 0;
-    double pipeline_loop_bytes = 0;  ///< NVLS: the bytes of one loop (channels x GPUs x chunk)
+    double pipeline_loop_bytes = 0;  ///< NVLS (tree): the bytes of one loop (channels x GPUs x chunk)
     double time_s = 0;               ///< nccl_time_s + pipeline_fill_s
     double algbw_GBps = 0;      ///< bytes / time_s
     double busbw_GBps = 0;      ///< algbw x busbw_factor
@@ -105,15 +105,17 @@ public:
     std::string refusal(const CollectiveChoice& choice) const;
     /// The cost of one algorithm and protocol (must be available).
     CollectiveCost cost(double bytes, CollectiveAlgorithm a, CollectiveProtocol p) const;
-    /// NVLS inside one node streams through a pipeline of warps (device/all_reduce.h): some
-    /// scatter each GPU's input into the switch's buffers, some add through the switch and
-    /// multicast the sum, some gather it into the output (reduce-scatter and all-gather have two
-    /// of these stages). It moves the data in loops of channels x GPUs x chunk bytes, the chunk
-    /// shrinking for smaller messages (enqueue.cc), and the first loop passes every stage before
-    /// the last one starts: (stages - 1) loops at the stream's rate, which NCCL's estimate leaves
-    /// out. 0 for every other algorithm.
+    /// NVLS streams through a pipeline of warps (device/all_reduce.h): some scatter each GPU's
+    /// input into the switch's buffers, some add through the switch and multicast the sum, some
+    /// gather it into the output (reduce-scatter and all-gather have two of these stages). It
+    /// moves the data in loops of channels x GPUs x chunk bytes, the chunk shrinking for smaller
+    /// messages (enqueue.cc), and the first loop passes every stage before the last one starts:
+    /// (stages - 1) loops at the stream's rate, which NCCL's estimate leaves out. The NVLS tree
+    /// runs the same three stages in each node, the sum going up and down the tree between the
+    /// add and the multicast a chunk per channel at a time (its own chunk rule). 0 for every
+    /// other algorithm.
     double pipeline_fill_s(CollectiveAlgorithm a, double bytes, double bandwidth_GBps) const;
-    /// NVLS: one loop's bytes at this size (0 for the others).
+    /// NVLS and the NVLS tree: one loop's bytes at this size (0 for the others).
     double pipeline_loop_bytes(CollectiveAlgorithm a, double bytes) const;
     /// The available algorithm and protocol within `choice` that NCCL picks: the least of its own
     /// estimate (nccl_time_s; ties go to the earlier algorithm and protocol in NCCL's order). Throws
@@ -134,6 +136,7 @@ private:
     GpuGeneration m_generation = GpuGeneration::hopper;
     HostCpu m_host = HostCpu::intel;
     bool m_nvls = false;
+    double m_nic_GBps = 0;  ///< one NIC, one direction (the NVLS tree's channels on Blackwell read it)
     NcclGraph m_graph[5];
     double m_latency_us[5][3] = {};
     double m_bandwidth_GBps[5][3] = {};

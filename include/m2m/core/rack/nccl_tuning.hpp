@@ -58,6 +58,10 @@ struct NcclTuning {
     /// NVLS channels on one Blackwell node (transport/nvls.cc: NVLS_NCHANNELS_SM100_NVL 24 from
     /// 2.27; 16 before, as on Hopper).
     std::uint32_t nvls_channels_blackwell = 24;
+    /// 2.30: Blackwell's NVLS tree takes its channels and chunk from the NICs (transport/nvls.cc,
+    /// ncclNvlsTreeSm100Tuning): 32 channels on two nodes, 24 on more, with 400 Gb/s NICs, the
+    /// chunk at most 64 KB where each NIC sits behind a PCIe switch beside its GPU. Before: Hopper's.
+    bool nvls_tree_sm100_tuning = true;
 };
 
 /// The version the model uses: NCCL 2.30.7-1 (tag 73cf1122), src/graph/tuning.cc lines 139-212.
