@@ -59,13 +59,20 @@ std::optional<core::CollectiveProtocol> protocol_of(const std::string& name) {
 }
 
 json cost_json(const core::CollectiveCost& c) {
-    return {{"algorithm", std::string(core::collective_algorithm_name(c.algorithm))},
-            {"protocol", std::string(core::collective_protocol_name(c.protocol))},
-            {"time_s", c.time_s},
-            {"nccl_time_s", c.nccl_time_s},
-            {"pipeline_fill_s", c.pipeline_fill_s},
-            {"algbw_GBps", c.algbw_GBps},
-            {"busbw_GBps", c.busbw_GBps}};
+    json out = {{"algorithm", std::string(core::collective_algorithm_name(c.algorithm))},
+                {"protocol", std::string(core::collective_protocol_name(c.protocol))},
+                {"time_s", c.time_s},
+                {"nccl_time_s", c.nccl_time_s},
+                {"pipeline_fill_s", c.pipeline_fill_s},
+                {"algbw_GBps", c.algbw_GBps},
+                {"busbw_GBps", c.busbw_GBps}};
+    if (c.channels > 0) {  // a ring or tree: how wide NCCL runs it at this size
+        out["channels"] = c.channels;
+        out["max_channels"] = c.max_channels;
+        out["threads_per_channel"] = c.threads;
+        out["narrow_s"] = c.narrow_s;
+    }
+    return out;
 }
 
 json sends_json(const core::CollectiveResult& r) {

@@ -101,6 +101,23 @@ TEST_CASE("sim collective: 8 H100s all-reduce by NVLS near 480 GB/s busbw, by a 
     CHECK(big["algorithm"] == "nvls_tree");
 }
 
+TEST_CASE("sim collective: 64 KB on 8 A100s runs on 2 of NCCL's 24 channels, which its estimate leaves out") {
+    const auto j = ok({"collective", "--gpus", "8", "--bytes", "65536", "--hardware", "a100", "--json"});
+    const auto& n = j["nccl_model"];
+    CHECK(n["algorithm"] == "ring");
+    CHECK(n["channels"] == 2);
+    CHECK(n["max_channels"] == 24);
+    CHECK(n["threads_per_channel"] == 512);
+    CHECK(n["time_s"].get<double>() == Approx(n["nccl_time_s"].get<double>() + n["narrow_s"].get<double>()));
+    // An HGX A100's nccl-tests log: 31.82 us.
+    CHECK(j["time_s"].get<double>() * 1e6 == Approx(30.7).epsilon(0.02));
+    CHECK_THAT(j["bound"].get<std::string>(), Catch::Contains("Latency-bound"));
+    CHECK_THAT(j["choice"].get<std::string>(), Catch::Contains("loses on 2 of its 24 channels"));
+    // NVLS keeps its width: no channels to report.
+    const auto nvls = ok({"collective", "--gpus", "8", "--bytes", "1073741824", "--json"});
+    CHECK_FALSE(nvls["nccl_model"].contains("channels"));
+}
+
 TEST_CASE("sim collective across nodes defaults to NCCL's one ring per NIC, and --rings 1 shows one ring's cost") {
     const auto nccl = ok({"collective", "--gpus", "16", "--bytes", "1e9", "--algorithm", "ring", "--hardware", "a100", "--json"});
     CHECK(nccl["rings"] == 8);

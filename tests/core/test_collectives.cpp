@@ -165,6 +165,38 @@ TEST_CASE("NVLS's pipeline fill is in the simulated time and the story, and NCCL
     CHECK_THAT(tell(c, tree).verdict, Catch::Contains("loops of 16.8 MB") && Catch::Contains("up the tree and down"));
 }
 
+TEST_CASE("a ring too small to fill NCCL's channels says so, and its time carries the few threads' pace") {
+    const Cluster c = cluster_of("h100", 8, 2);
+    // The ring's LL wants 8 bytes per thread for each of its 128 GPUs: 1 MiB fills 2 of 16 channels.
+    const CollectiveResult r = run_collective(c, setup(CollectiveOp::all_reduce, 128, Bytes{1} << 20, ring, ll));
+    CHECK(r.nccl.channels == 2);
+    CHECK(r.nccl.narrow_s > 0.5 * r.time_s);
+    CHECK(r.time_s == Approx(r.nccl.time_s).epsilon(0.05));
+    const CollectiveStory st = tell(c, r);
+    CHECK(st.narrow_bound);
+    CHECK_FALSE(st.latency_bound);
+    CHECK_THAT(st.bound, Catch::StartsWith("Too small to fill NCCL: it runs 2 of its 16 channels, 512 threads each"));
+    // At 16 MiB every channel is at work and the wires set the pace.
+    const CollectiveStory big = tell(c, run_collective(c, setup(CollectiveOp::all_reduce, 128, Bytes{16} << 20, ring, ll)));
+    CHECK_FALSE(big.narrow_bound);
+    CHECK_THAT(big.bound, Catch::StartsWith("Bandwidth-bound"));
+}
+
+TEST_CASE("from the plot's crossover on, every size's story says bandwidth-bound") {
+    for (const char* sys : {"a100", "h100"})
+        for (std::uint32_t n : {8u, 16u}) {
+            const Cluster c = cluster_of(sys, 8, 2);
+            const CollectiveSweep sw = sweep_collective(c.system(), first_gpus_group(n, 8), CollectiveOp::all_reduce);
+            REQUIRE(sw.crossover_bytes > 0);
+            for (double bytes : sw.sizes) {
+                if (bytes < sw.crossover_bytes) continue;
+                INFO(sys << " x " << n << ", " << bytes << " B");
+                const CollectiveStory st = tell(c, run_collective(c, setup(CollectiveOp::all_reduce, n, static_cast<Bytes>(bytes))));
+                CHECK_THAT(st.bound, Catch::StartsWith("Bandwidth-bound"));
+            }
+        }
+}
+
 TEST_CASE("where the layout is not NCCL's, the simulation departs from the closed form, as it should") {
     // One ring across 16 nodes pushes all of a node's traffic through one NIC.
     const Cluster c = cluster_of("h100", 8, 2);

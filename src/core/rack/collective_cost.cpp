@@ -2,7 +2,8 @@
 // restated in our own words, on graphs read from its topology search (src/graph/search.cc).
 //
 // [SECTION] graphs   [SECTION] the cost table   [SECTION] choosing
-// (NVLS's pipeline fill, the app's addition to NCCL's estimate, is in nvls_pipeline.cpp.)
+// (What a run does that NCCL's estimate leaves out, NVLS's pipeline fill and small messages'
+// fewer channels, is in beyond_estimate.cpp.)
 #include "m2m/core/rack/collective_cost.hpp"
 
 #include <algorithm>
@@ -354,9 +355,7 @@ CollectiveCost NcclModel::cost(double bytes, CollectiveAlgorithm a, CollectivePr
     c.latency_s = lat_us * 1e-6;
     c.bandwidth_GBps = bw;
     c.nccl_time_s = c.latency_s + bytes / (bw * 1e9);  // NCCL: time_us = lat + bytes / (1000 x GB/s)
-    c.pipeline_fill_s = pipeline_fill_s(a, bytes, bw);
-    c.pipeline_loop_bytes = pipeline_loop_bytes(a, bytes);
-    c.time_s = c.nccl_time_s + c.pipeline_fill_s;
+    add_runtime_effects(c, bytes);
     if (c.time_s > 0) c.algbw_GBps = bytes / c.time_s / 1e9;
     c.busbw_GBps = c.algbw_GBps * busbw_factor(m_op, m_group.gpus);
     return c;

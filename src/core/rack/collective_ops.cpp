@@ -101,14 +101,20 @@ CollectiveSweep sweep_collective(const SystemSpec& system, const CollectiveGroup
                 out.latency_floor_s = std::min(out.latency_floor_s, model.latency_s(out.algorithms[i], p));
     }
     for (double s : out.sizes) out.picks.push_back(model.best(s));
-    // The first size whose pick spends as long on bytes as on latency; the crossing lies between
-    // it and the size before, where that pick's latency equals its bytes / bandwidth.
-    for (std::size_t i = 0; i < out.picks.size(); ++i) {
-        const CollectiveCost& c = out.picks[i];
-        if (c.bandwidth_GBps <= 0 || out.sizes[i] / (c.bandwidth_GBps * 1e9) < c.latency_s) continue;
-        const double lo = i > 0 ? out.sizes[i - 1] : out.sizes[i];
-        out.crossover_bytes = i > 0 ? std::clamp(c.latency_s * c.bandwidth_GBps * 1e9, lo, out.sizes[i]) : 0.0;
-        break;
+    // Bandwidth-bound as the story says it (collective_story.cpp): the wires take longer than the
+    // fixed cost and than a small message's narrow pace. The crossing: the first size from which
+    // every larger pick is bandwidth-bound (a pick can turn latency-bound again when NCCL moves to
+    // a protocol with a higher latency), between it and the size before, where that pick's
+    // latency equals its bytes / bandwidth.
+    const auto bandwidth_bound = [](const CollectiveCost& c) {
+        const double wires_s = c.time_s - c.latency_s - c.narrow_s;
+        return c.bandwidth_GBps > 0 && wires_s >= c.latency_s && wires_s >= c.narrow_s;
+    };
+    std::size_t from = out.picks.size();
+    while (from > 0 && bandwidth_bound(out.picks[from - 1])) --from;
+    if (from > 0 && from < out.picks.size()) {
+        const CollectiveCost& c = out.picks[from];
+        out.crossover_bytes = std::clamp(c.latency_s * c.bandwidth_GBps * 1e9, out.sizes[from - 1], out.sizes[from]);
     }
     out.nvlink_ceiling_GBps = system.nvlink.effective_GBps();
     // Across nodes each member leaves through its own NIC: a node's members share as many.

@@ -71,10 +71,17 @@ std::string choice_sentence(const Cluster& cluster, const CollectiveResult& r) {
     if (next)
         out += "; " + named(*next) + " needs " + path_of(next->algorithm, r.op, r.group) + ": " + format_seconds(next->time_s);
     out += ".";
-    // NCCL picks by its own estimate, which leaves out NVLS's pipeline filling.
-    if (next && next->time_s < pick.time_s)
+    // NCCL picks by its own estimate, which leaves out NVLS's pipeline filling and a small
+    // message's few channels.
+    if (next && next->time_s < pick.time_s) {
         out += " NCCL's own estimate puts " + named(pick) + " first (" + format_seconds(pick.nccl_time_s) +
-               "), but it leaves out the " + format_seconds(pick.pipeline_fill_s) + " its pipeline takes to fill.";
+               "), but it leaves out ";
+        if (pick.pipeline_fill_s > 0)
+            out += "the " + format_seconds(pick.pipeline_fill_s) + " its pipeline takes to fill.";
+        else
+            out += "the " + format_seconds(pick.narrow_s) + " a message this small loses on " +
+                   std::to_string(pick.channels) + " of its " + std::to_string(pick.max_channels) + " channels.";
+    }
     if (r.algorithm != pick.algorithm || r.protocol != pick.protocol)
         out += " You chose " + named(r.nccl) + ": " + format_seconds(r.nccl.nccl_time_s) + " by NCCL's estimate.";
     return out;
@@ -196,12 +203,23 @@ CollectiveStory tell(const Cluster& cluster, const CollectiveResult& r) {
         return st;
     }
     const double latency_s = r.base_latency_s + static_cast<double>(r.steps) * r.step_latency_s;
-    st.latency_bound = latency_s > r.time_s - latency_s;
-    const double share = (st.latency_bound ? latency_s : r.time_s - latency_s) / r.time_s;
-    st.bound = st.latency_bound ? "Latency-bound: the fixed cost is " + format_percent(std::min(share, 0.99), 0) +
-                                      " of the time, so a wider wire would hardly help."
-                                : "Bandwidth-bound: moving the bytes is " + format_percent(std::min(share, 0.99), 0) +
-                                      " of the time, so only wider wires help.";
+    // Three parts: the fixed cost, the pace of the few threads a small message runs on, the wires.
+    const double narrow_s = std::min(r.nccl.narrow_s, r.time_s - latency_s);
+    const double wires_s = r.time_s - latency_s - narrow_s;
+    const auto percent = [&](double part) { return format_percent(std::min(part / r.time_s, 0.99), 0); };
+    st.latency_bound = latency_s >= narrow_s && latency_s > wires_s;
+    st.narrow_bound = !st.latency_bound && narrow_s > wires_s;
+    if (st.latency_bound)
+        st.bound = "Latency-bound: the fixed cost is " + percent(latency_s) + " of the time, so a wider wire would "
+                   "hardly help.";
+    else if (st.narrow_bound)
+        st.bound = "Too small to fill NCCL: it runs " + std::to_string(r.nccl.channels) + " of its " +
+                   std::to_string(r.nccl.max_channels) + " channels, " + std::to_string(r.nccl.threads) +
+                   " threads each, and their pace is " + percent(narrow_s) + " of the time; a wider wire would "
+                   "hardly help.";
+    else
+        st.bound = "Bandwidth-bound: moving the bytes is " + percent(wires_s + narrow_s) + " of the time, so only "
+                   "wider wires help.";
     st.verdict = r.algorithm == CollectiveAlgorithm::ring ? ring_verdict(cluster, r, st, crossings)
                                                           : other_verdict(cluster, r, st);
     st.rings_note = rings_note(cluster, r);

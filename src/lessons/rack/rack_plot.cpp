@@ -89,7 +89,7 @@ void RackPanel::draw_plot(float height) {
     series.push_back(std::move(floor_line));
     std::vector<ui::PlotMarker> markers;
     if (sw.crossover_bytes > 0)
-        markers.push_back({sw.crossover_bytes, "latency-bound | bandwidth-bound at " + core::format_bytes(sw.crossover_bytes), th.text_dim});
+        markers.push_back({sw.crossover_bytes, "bandwidth-bound from " + core::format_bytes(sw.crossover_bytes) + " on", th.text_dim});
     const std::optional<ui::LogLogFrame> f = ui::log_log_plot(m_ctx.view, "busbw", series, markers, "message size (bytes)",
                                                               "busbw (GB/s)", ImVec2(w, std::max(height - key_h, ImGui::GetFontSize() * 6)));
     m_ctx.items.note("busbw_plot");
@@ -126,6 +126,9 @@ void RackPanel::draw_plot_hover(const ui::LogLogFrame& f) {
     if (c.pipeline_fill_s > 0)
         ImGui::TextDisabled("NCCL's own estimate: %s, without the %s its pipeline takes to fill",
                             core::format_seconds(c.nccl_time_s).c_str(), core::format_seconds(c.pipeline_fill_s).c_str());
+    else if (c.narrow_s > 0)
+        ImGui::TextDisabled("NCCL's own estimate: %s, as if all %u channels ran; at this size it runs %u", core::format_seconds(c.nccl_time_s).c_str(),
+                            c.max_channels, c.channels);
     for (std::size_t k = 0; k < sw.algorithms.size(); ++k)
         ImGui::TextDisabled("%s: %s", std::string(core::collective_algorithm_label(sw.algorithms[k])).c_str(),
                             core::format_seconds(sw.curves[k][best].time_s).c_str());

@@ -213,7 +213,7 @@ float RackPanel::collective_words_height(float wrap) const {
 void RackPanel::draw_collective_words() {
     const auto& th = m_ctx.view.theme;
     for (const auto& [text, marked] : collective_words(!answers_hidden(), collective_finished()))
-        ui::text_wrapped_coloured(marked ? (m_collective_story.latency_bound ? th.warning : th.accent) : th.text, text);
+        ui::text_wrapped_coloured(marked ? (m_collective_story.latency_bound || m_collective_story.narrow_bound ? th.warning : th.accent) : th.text, text);
     m_ctx.items.note("collective_words");
 }
 

@@ -71,7 +71,14 @@ struct CollectiveCost {
     /// its rate, which NCCL's estimate leaves out (NcclModel::pipeline_fill_s); 0 for the others.
     double pipeline_fill_s = 0;
     double pipeline_loop_bytes = 0;  ///< NVLS (tree): the bytes of one loop (channels x GPUs x chunk)
-    double time_s = 0;               ///< nccl_time_s + pipeline_fill_s
+    /// Ring and tree: the channels and threads per channel NCCL runs this size on (enqueue.cc
+    /// gives a small message fewer of both), of `max_channels`; the time NCCL's estimate leaves
+    /// out by pricing every size at the full width's bandwidth (NcclModel::width).
+    std::uint32_t channels = 0;
+    std::uint32_t threads = 0;
+    std::uint32_t max_channels = 0;
+    double narrow_s = 0;
+    double time_s = 0;               ///< nccl_time_s + pipeline_fill_s + narrow_s
     double algbw_GBps = 0;      ///< bytes / time_s
     double busbw_GBps = 0;      ///< algbw x busbw_factor
 };
@@ -115,6 +122,19 @@ public:
     /// add and the multicast a chunk per channel at a time (its own chunk rule). 0 for every
     /// other algorithm.
     double pipeline_fill_s(CollectiveAlgorithm a, double bytes, double bandwidth_GBps) const;
+    /// How wide NCCL runs a ring or tree at this size (enqueue.cc, topoGetAlgoInfo): it starts
+    /// from all its channels and the protocol's threads, and takes channels away, then halves the
+    /// threads, while the message has fewer than `threshold` bytes per thread (64 for Simple, 8
+    /// for LL128 and the tree's LL, 8 x GPUs for the ring's LL); the tree then runs 640 threads
+    /// whatever the size. `fraction` is the share of the full width's threads at work: the model
+    /// takes each thread to move its bytes at a fixed rate, so the bandwidth term is NCCL's over
+    /// `fraction`. NVLS and point-to-point keep their width (fraction 1).
+    struct Width {
+        std::uint32_t channels = 0;
+        std::uint32_t threads = 0;
+        double fraction = 1.0;
+    };
+    Width width(CollectiveAlgorithm a, CollectiveProtocol p, double bytes) const;
     /// NVLS and the NVLS tree: one loop's bytes at this size (0 for the others).
     double pipeline_loop_bytes(CollectiveAlgorithm a, double bytes) const;
     /// The available algorithm and protocol within `choice` that NCCL picks: the least of its own
@@ -125,6 +145,8 @@ public:
     std::vector<CollectiveAlgorithm> algorithms() const;
 
 private:
+    /// Fills in what a run adds to NCCL's estimate (pipeline fill, narrow width) and time_s.
+    void add_runtime_effects(CollectiveCost& c, double bytes) const;
     void tune(const SystemSpec& system);
     double bus_bandwidth(CollectiveAlgorithm a, CollectiveProtocol p) const;
     double latency_us(CollectiveAlgorithm a, CollectiveProtocol p) const;
@@ -158,8 +180,10 @@ struct CollectiveSweep {
     double nvlink_ceiling_GBps = 0;
     double network_ceiling_GBps = 0;
     double latency_floor_s = 0;  ///< the smallest latency of any algorithm: no size is faster
-    /// Where NCCL's pick turns from latency-bound to bandwidth-bound: its latency equals its
-    /// bytes / bandwidth. 0 when the range holds no such size.
+    /// Where NCCL's pick turns bandwidth-bound for good (every larger size is: the wires take
+    /// longer than the fixed cost and a small message's narrow pace, as the story says): between
+    /// two sizes, where that pick's latency equals its bytes / bandwidth. 0 when the range holds
+    /// no such size.
     double crossover_bytes = 0;
 };
 CollectiveSweep sweep_collective(const SystemSpec& system, const CollectiveGroup& group, CollectiveOp op,

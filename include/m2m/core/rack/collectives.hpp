@@ -159,9 +159,11 @@ struct CollectiveStory {
     /// "At 8 B across 16 nodes NCCL picks the tree (LL): 8 network hops, 55.2 µs; the ring
     /// needs 254 steps, 30 over the network: 312 µs."
     std::string choice;
-    /// "Latency-bound: the fixed cost is 97% of the time" or "Bandwidth-bound: ...".
+    /// "Latency-bound: the fixed cost is 97% of the time", "Too small to fill NCCL: ..." (a
+    /// message on a few of NCCL's channels and threads) or "Bandwidth-bound: ...".
     std::string bound;
     bool latency_bound = false;
+    bool narrow_bound = false;  ///< the few channels and threads a small message runs on take the most time
     std::string nccl_time;   ///< NCCL's own closed-form estimate of the same: "55.2 µs"
 };
 CollectiveStory tell(const Cluster& cluster, const CollectiveResult& r);

@@ -1,7 +1,8 @@
-// NVLS's pipeline, the app's addition to NCCL's closed-form estimate (which gives NVLS and the
-// NVLS tree their full bandwidth from the first byte): the loops their warp groups pass from stage
-// to stage, read from NCCL's device code (src/device/all_reduce.h), its channel counts
-// (src/transport/nvls.cc) and its chunk rules (src/enqueue.cc).
+// What a run does that NCCL's closed-form estimate leaves out (the estimate gives every size its
+// algorithm's full bandwidth from the first byte), read from NCCL's own code:
+// - NVLS's pipeline: the loops its warp groups pass from stage to stage (src/device/all_reduce.h,
+//   channel counts in src/transport/nvls.cc, chunk rules in src/enqueue.cc);
+// - a small message's width: the fewer channels and threads enqueue.cc gives it.
 #include <algorithm>
 
 #include "m2m/core/rack/collective_cost.hpp"
@@ -61,6 +62,36 @@ double NcclModel::pipeline_loop_bytes(CollectiveAlgorithm a, double bytes) const
     if (bytes < 4 * at_once * chunk && chunk > 64 * KiB) chunk = 64 * KiB;
     if (bytes < at_once * chunk && chunk > 32 * KiB) chunk = 32 * KiB;
     return std::min(at_once * chunk, bytes);
+}
+
+NcclModel::Width NcclModel::width(CollectiveAlgorithm a, CollectiveProtocol p, double bytes) const {
+    const bool ring = a == CollectiveAlgorithm::ring;
+    if ((!ring && a != CollectiveAlgorithm::tree) || m_exec_channels == 0) return {};
+    // comm->maxThreads (tuning.cc, NVLink systems): LL 512, LL128 640, Simple 512; the thresholds
+    // (comm.h): NCCL_LL_THREAD_THRESHOLD 8 (x ranks for the ring), LL128 8, Simple 64.
+    const double full_threads = p == CollectiveProtocol::ll128 ? 640 : 512;
+    double threshold = p == CollectiveProtocol::simple ? 64 : 8;
+    if (ring && p == CollectiveProtocol::ll) threshold *= m_group.gpus;
+    std::uint32_t nc = m_exec_channels;
+    double nt = full_threads;
+    while (bytes < nc * nt * threshold && nc >= 2) --nc;
+    while (bytes < nc * nt * threshold && static_cast<int>(nt) % 128 == 0) nt /= 2;
+    if (!ring) nt = 640;  // "Tree now uses all threads always"
+    const double full = static_cast<double>(m_exec_channels) * (ring ? full_threads : 640.0);
+    return {nc, static_cast<std::uint32_t>(nt), nc * nt / full};
+}
+
+void NcclModel::add_runtime_effects(CollectiveCost& c, double bytes) const {
+    c.pipeline_fill_s = pipeline_fill_s(c.algorithm, bytes, c.bandwidth_GBps);
+    c.pipeline_loop_bytes = pipeline_loop_bytes(c.algorithm, bytes);
+    const Width w = width(c.algorithm, c.protocol, bytes);
+    if (w.channels > 0) {
+        c.channels = w.channels;
+        c.threads = w.threads;
+        c.max_channels = m_exec_channels;
+        c.narrow_s = bytes / (c.bandwidth_GBps * 1e9) * (1.0 / w.fraction - 1.0);
+    }
+    c.time_s = c.nccl_time_s + c.pipeline_fill_s + c.narrow_s;
 }
 
 double NcclModel::pipeline_fill_s(CollectiveAlgorithm a, double bytes, double bandwidth_GBps) const {
