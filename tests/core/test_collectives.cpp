@@ -176,6 +176,11 @@ TEST_CASE("a ring too small to fill NCCL's channels says so, and its time carrie
     CHECK(st.narrow_bound);
     CHECK_FALSE(st.latency_bound);
     CHECK_THAT(st.bound, Catch::StartsWith("Too small to fill NCCL: it runs 2 of its 16 channels, 512 threads each"));
+    // NCCL picks the tree; the ring the reader chose is the runner-up the sentence already timed.
+    CHECK_THAT(st.choice, Catch::Contains("the ring (LL) needs 254 steps") && Catch::EndsWith("You chose the ring (LL)."));
+    const CollectiveResult simple_ring = run_collective(c, setup(CollectiveOp::all_reduce, 128, Bytes{1} << 20, ring, simple));
+    CHECK_THAT(tell(c, simple_ring).choice,
+               Catch::EndsWith("You chose the ring (Simple): " + format_seconds(simple_ring.nccl.time_s) + " as NCCL would run it."));
     // At 16 MiB every channel is at work and the wires set the pace.
     const CollectiveStory big = tell(c, run_collective(c, setup(CollectiveOp::all_reduce, 128, Bytes{16} << 20, ring, ll)));
     CHECK_FALSE(big.narrow_bound);

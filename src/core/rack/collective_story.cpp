@@ -82,8 +82,14 @@ std::string choice_sentence(const Cluster& cluster, const CollectiveResult& r) {
             out += "the " + format_seconds(pick.narrow_s) + " a message this small loses on " +
                    std::to_string(pick.channels) + " of its " + std::to_string(pick.max_channels) + " channels.";
     }
-    if (r.algorithm != pick.algorithm || r.protocol != pick.protocol)
-        out += " You chose " + named(r.nccl) + ": " + format_seconds(r.nccl.nccl_time_s) + " by NCCL's estimate.";
+    // The reader's own choice: its time as NCCL would run it (the drawing may run it otherwise,
+    // one ring instead of one per NIC), unless the sentence has just given it.
+    if (r.algorithm != pick.algorithm || r.protocol != pick.protocol) {
+        if (next && next->algorithm == r.algorithm && next->protocol == r.protocol)
+            out += " You chose " + named(r.nccl) + ".";
+        else
+            out += " You chose " + named(r.nccl) + ": " + format_seconds(r.nccl.time_s) + " as NCCL would run it.";
+    }
     return out;
 }
 
