@@ -4,6 +4,7 @@ add_executable(test_ui
   ui/test_imgui_asserts.cpp
   ui/test_timeline_view.cpp
   ui/test_home_screen.cpp
+  ui/test_wrap.cpp
   ui/test_classroom.cpp
   ui/test_no_clipping.cpp
   ui/test_layout.cpp

@@ -92,9 +92,42 @@ void tooltip_wrapped(const char* text, float width_em) {
     ImGui::EndTooltip();
 }
 
+std::string wrap_at_spaces(std::string_view text, float width) {
+    std::string out;
+    out.reserve(text.size() + 16);
+    const auto measure = [&](std::size_t from, std::size_t to) {
+        return ImGui::CalcTextSize(text.data() + from, text.data() + to).x;
+    };
+    std::size_t para = 0;
+    for (;;) {
+        const std::size_t para_end = std::min(text.find('\n', para), text.size());
+        std::size_t line = para;
+        for (;;) {
+            // Add word after word while the line fits; its first word goes in whatever its width.
+            std::size_t fit = line;
+            for (std::size_t pos = line; pos <= para_end;) {
+                const std::size_t space = std::min(text.find(' ', pos), para_end);
+                if (fit > line && measure(line, space) > width) break;
+                fit = space;
+                pos = space + 1;
+            }
+            out.append(text.substr(line, fit - line));
+            line = fit;
+            while (line < para_end && text[line] == ' ') ++line;
+            if (line >= para_end) break;
+            out.push_back('\n');
+        }
+        if (para_end >= text.size()) break;
+        out.push_back('\n');
+        para = para_end + 1;
+    }
+    return out;
+}
+
 void text_wrapped_coloured(ImU32 colour, const std::string& text) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
-    ImGui::TextWrapped("%s", text.c_str());
+    const std::string lines = wrap_at_spaces(text, ImGui::GetContentRegionAvail().x);
+    ImGui::TextUnformatted(lines.data(), lines.data() + lines.size());
     ImGui::PopStyleColor();
 }
 

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ui/item_registry.hpp"
@@ -74,6 +75,10 @@ void tooltip_wrapped(const char* text, float width_em);
 
 /// Wrapped text in a colour.
 void text_wrapped_coloured(ImU32 colour, const std::string& text);
+/// `text` with a newline where each line must end to fit `width` in the current font, broken at
+/// spaces only (ImGui 1.86's own wrapping also breaks after '.', ',' and ';', inside "0.461 GB/s"
+/// or "1,024 GPUs"); a word wider than `width` gets a line of its own. Newlines in `text` stay.
+std::string wrap_at_spaces(std::string_view text, float width);
 
 /// A folded "Why?" line: the longer explanation a moment may need, wrapped in `colour` once the
 /// student opens it (ImGui keeps each `id`'s open state). Returns true while it is open.
