@@ -91,40 +91,48 @@ TEST_CASE("a small message runs on fewer channels and threads, as enqueue.cc giv
     CHECK(m.width(ring, ll, MiB).channels == 24);
     CHECK(m.width(ring, ll, MiB).fraction == 1.0);
     CHECK(m.cost(MiB, ring, ll).narrow_s == 0);
-    // 64 KiB: two channels of 512 threads; 1 KiB: one channel, its threads halved to 64.
+    // 64 KiB: two channels of 512 threads; 1 KiB: one channel, its threads halved to 64 and
+    // raised to NCCL's floor of 3 warps.
     const NcclModel::Width w64 = m.width(ring, ll, 64 * KiB);
     CHECK(w64.channels == 2);
     CHECK(w64.threads == 512);
     CHECK(w64.fraction == Approx(2.0 / 24));
     const NcclModel::Width w1 = m.width(ring, ll, KiB);
     CHECK(w1.channels == 1);
-    CHECK(w1.threads == 64);
-    CHECK(w1.fraction == Approx(64.0 / (24 * 512)));
+    CHECK(w1.threads == 96);
+    CHECK(w1.fraction == Approx(96.0 / (24 * 512)));
     // The bandwidth term is NCCL's over the share of threads at work.
     const CollectiveCost c = m.cost(64 * KiB, ring, ll);
     CHECK(c.channels == 2);
     CHECK(c.max_channels == 24);
     CHECK(c.narrow_s == Approx(64 * KiB / bw * 11));
     CHECK(c.time_s == Approx(c.nccl_time_s + c.narrow_s));
-    // An HGX A100's published log: 31.82 us at 64 KiB and 24.43 at 1 KiB (the model 30.7 and 18.9;
+    // An HGX A100's published log: 31.82 us at 64 KiB and 24.43 at 1 KiB (the model 30.7 and 17.6;
     // NCCL's estimate alone 16.3 and 15.0).
     CHECK(c.time_s * 1e6 == Approx(30.7).epsilon(0.01));
-    CHECK(m.cost(KiB, ring, ll).time_s * 1e6 == Approx(18.9).epsilon(0.01));
+    CHECK(m.cost(KiB, ring, ll).time_s * 1e6 == Approx(17.6).epsilon(0.01));
     CHECK(m.cost(64 * KiB, ring, ll).nccl_time_s * 1e6 == Approx(16.3).epsilon(0.01));
     // NCCL still picks by its own estimate.
     CHECK(m.best(64 * KiB).algorithm == ring);
     CHECK(m.best(64 * KiB).protocol == ll);
-    // Simple wants 64 bytes per thread, LL128 8 of its 640 threads: a channel each at 32 KiB / 5 KiB.
-    CHECK(m.width(ring, simple, 64 * KiB).channels == 2);
-    CHECK(m.width(ring, ll128, 10 * KiB).channels == 2);
-    // The tree keeps all 640 threads of the channels it runs: its share is channels only.
+    // Simple wants 64 bytes per thread and adds a sync warp: two channels of 544 threads at 64 KiB.
+    const NcclModel::Width simple64 = m.width(ring, simple, 64 * KiB);
+    CHECK(simple64.channels == 2);
+    CHECK(simple64.threads == 544);
+    CHECK(simple64.fraction == Approx(2.0 / 24));
+    // LL128's threshold would allow 2 channels at 10 KiB (8 bytes x 640 threads each), but from
+    // 2.22 a channel needs a 16 KiB cell of an all-reduce: one channel. 2.21 had no cells.
+    CHECK(m.width(ring, ll128, 10 * KiB).channels == 1);
+    const NcclModel old(system_of("a100"), nodes_of_8(1), CollectiveOp::all_reduce, *nccl_tuning_of("2.21.5"));
+    CHECK(old.width(ring, ll128, 10 * KiB).channels == 2);
+    // The tree keeps its full width (NCCL's estimate has its own medium-size penalty).
     const NcclModel two(system_of("h100"), nodes_of_8(2), CollectiveOp::all_reduce);
-    const NcclModel::Width t = two.width(tree, ll, 8 * KiB);
-    CHECK(t.channels == 2);
-    CHECK(t.threads == 640);
-    CHECK(t.fraction == Approx(2.0 / two.cost(8 * KiB, tree, ll).max_channels));
-    // NVLS keeps its channels whatever the size.
+    CHECK(two.width(tree, ll, 8 * KiB).fraction == 1.0);
+    CHECK(two.cost(8 * KiB, tree, ll).narrow_s == 0);
+    // NVLS runs all 16 channels' threads unless the cells leave some idle: 4 cells at 64 KiB.
     const NcclModel h(system_of("h100"), nodes_of_8(1), CollectiveOp::all_reduce);
-    CHECK(h.width(nvls, simple, 64 * KiB).fraction == 1.0);
-    CHECK(h.cost(64 * KiB, nvls, simple).narrow_s == 0);
+    CHECK(h.width(nvls, simple, 64 * KiB).channels == 4);
+    CHECK(h.width(nvls, simple, 64 * KiB).fraction == Approx(0.25));
+    CHECK(h.width(nvls, simple, MiB).fraction == 1.0);
+    CHECK(h.cost(64 * KiB, nvls, simple).max_channels == 16);
 }

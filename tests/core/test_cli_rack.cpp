@@ -113,9 +113,13 @@ TEST_CASE("sim collective: 64 KB on 8 A100s runs on 2 of NCCL's 24 channels, whi
     CHECK(j["time_s"].get<double>() * 1e6 == Approx(30.7).epsilon(0.02));
     CHECK_THAT(j["bound"].get<std::string>(), Catch::Contains("Latency-bound"));
     CHECK_THAT(j["choice"].get<std::string>(), Catch::Contains("loses on 2 of its 24 channels"));
-    // NVLS keeps its width: no channels to report.
+    // NVLS at 1 GiB runs every one of its 16 channels; the tree reports no width (it keeps its own).
     const auto nvls = ok({"collective", "--gpus", "8", "--bytes", "1073741824", "--json"});
-    CHECK_FALSE(nvls["nccl_model"].contains("channels"));
+    CHECK(nvls["nccl_model"]["channels"] == 16);
+    CHECK(nvls["nccl_model"]["narrow_s"] == 0.0);
+    const auto tree = ok({"collective", "--gpus", "128", "--bytes", "8", "--json"});
+    CHECK(tree["nccl_model"]["algorithm"] == "tree");
+    CHECK_FALSE(tree["nccl_model"].contains("channels"));
 }
 
 TEST_CASE("sim collective across nodes defaults to NCCL's one ring per NIC, and --rings 1 shows one ring's cost") {

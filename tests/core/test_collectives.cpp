@@ -176,6 +176,7 @@ TEST_CASE("a ring too small to fill NCCL's channels says so, and its time carrie
     CHECK(st.narrow_bound);
     CHECK_FALSE(st.latency_bound);
     CHECK_THAT(st.bound, Catch::StartsWith("Too small to fill NCCL: it runs 2 of its 16 channels, 512 threads each"));
+    CHECK_THAT(st.rings_note, Catch::EndsWith("A message this small runs on only 2 of NCCL's 16 channels, though, and the time is theirs."));
     // NCCL picks the tree; the ring the reader chose is the runner-up the sentence already timed.
     CHECK_THAT(st.choice, Catch::Contains("the ring (LL) needs 254 steps") && Catch::EndsWith("You chose the ring (LL)."));
     const CollectiveResult simple_ring = run_collective(c, setup(CollectiveOp::all_reduce, 128, Bytes{1} << 20, ring, simple));
@@ -192,12 +193,16 @@ TEST_CASE("from the plot's crossover on, every size's story says bandwidth-bound
         for (std::uint32_t n : {8u, 16u}) {
             const Cluster c = cluster_of(sys, 8, 2);
             const CollectiveSweep sw = sweep_collective(c.system(), first_gpus_group(n, 8), CollectiveOp::all_reduce);
-            REQUIRE(sw.crossover_bytes > 0);
-            for (double bytes : sw.sizes) {
-                if (bytes < sw.crossover_bytes) continue;
-                INFO(sys << " x " << n << ", " << bytes << " B");
-                const CollectiveStory st = tell(c, run_collective(c, setup(CollectiveOp::all_reduce, n, static_cast<Bytes>(bytes))));
-                CHECK_THAT(st.bound, Catch::StartsWith("Bandwidth-bound"));
+            REQUIRE(sw.crossover_bytes > sw.sizes.front());
+            const auto story_at = [&](double bytes) {
+                return tell(c, run_collective(c, setup(CollectiveOp::all_reduce, n, static_cast<Bytes>(bytes))));
+            };
+            for (std::size_t i = 0; i < sw.sizes.size(); ++i) {
+                INFO(sys << " x " << n << ", " << sw.sizes[i] << " B");
+                if (sw.sizes[i] >= sw.crossover_bytes) CHECK_THAT(story_at(sw.sizes[i]).bound, Catch::StartsWith("Bandwidth-bound"));
+                // The size just before is not: the crossover is the first of the run, not a later one.
+                if (i + 1 < sw.sizes.size() && sw.sizes[i + 1] == sw.crossover_bytes)
+                    CHECK_THAT(story_at(sw.sizes[i]).bound, !Catch::StartsWith("Bandwidth-bound"));
             }
         }
 }

@@ -4,6 +4,8 @@
 //   channel counts in src/transport/nvls.cc, chunk rules in src/enqueue.cc);
 // - a small message's width: the fewer channels and threads enqueue.cc gives it.
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "m2m/core/rack/collective_cost.hpp"
 
@@ -26,15 +28,22 @@ constexpr double KiB = 1024;
 
 }  // namespace
 
+// NVLS's channels (transport/nvls.cc): 16 on Hopper; on Blackwell 24 in one node (from 2.27) and 32
+// across nodes, which 2.30's ncclNvlsTreeSm100Tuning sets to 24 from three nodes for 400 Gb/s NICs.
+double NcclModel::nvls_channels() const {
+    if (m_generation != GpuGeneration::blackwell) return 16;
+    if (m_group.nodes == 1) return m_t.nvls_channels_blackwell;
+    if (m_t.nvls_tree_sm100_tuning && m_nic_GBps >= 48.0 && m_group.nodes > 2) return 24;
+    return m_t.nvls_channels_blackwell == 16 ? 16 : 32;
+}
+
 double NcclModel::pipeline_loop_bytes(CollectiveAlgorithm a, double bytes) const {
     if (nvls_stages(m_op, a) == 0 || !(bytes > 0)) return 0;
     const bool one_node = m_group.nodes == 1;
+    const double at_once = nvls_channels() * m_group.gpus_per_node;  // a chunk per channel and head (GPU)
     if (a == CollectiveAlgorithm::nvls && one_node) {
-        // Channels (transport/nvls.cc: 16 on Hopper) x heads (one per GPU of the node) chunks at
-        // a time; the chunk 128 KB (NCCL_NVLS_CHUNKSIZE), 64 KB for messages under 64 such loops,
-        // 32 KB under 8, 16 KB under 2 (enqueue.cc, the same from 2.18 to 2.30).
-        const double channels = m_generation == GpuGeneration::blackwell ? m_t.nvls_channels_blackwell : 16.0;
-        const double at_once = channels * m_group.gpus_per_node;
+        // The chunk 128 KB (NCCL_NVLS_CHUNKSIZE), 64 KB for messages under 64 such loops, 32 KB
+        // under 8, 16 KB under 2 (enqueue.cc, the same from 2.18 to 2.30).
         double chunk = 128 * KiB;
         if (bytes < 64 * at_once * chunk) chunk = 64 * KiB;
         if (bytes < 8 * at_once * chunk) chunk = 32 * KiB;
@@ -42,21 +51,20 @@ double NcclModel::pipeline_loop_bytes(CollectiveAlgorithm a, double bytes) const
         return std::min(at_once * chunk, bytes);
     }
     if (a != CollectiveAlgorithm::nvls_tree || one_node) return 0;
-    // The NVLS tree: a head per GPU with its own NIC. Hopper: 16 channels, the chunk 128 KB, 64 KB
-    // from four nodes (NCCL_NVLSTREE_MAX_CHUNKSIZE's default). Blackwell under 2.30 (nvls.cc,
-    // ncclNvlsTreeSm100Tuning, for 400 Gb/s NICs behind a PCIe switch beside their GPU): 32
-    // channels on two nodes, 24 on more, the chunk at most 64 KB; before 2.30, Hopper's chunk and
-    // NVLS's channels. Then enqueue.cc's rule (2.21 to 2.30): 256 KB under 32 loops, 128 KB under
-    // 16, 64 KB under 4, 32 KB under 1.
-    double channels = 16, chunk = m_group.nodes >= 4 ? 64 * KiB : 128 * KiB;
-    if (m_generation == GpuGeneration::blackwell) {
-        channels = m_t.nvls_channels_blackwell;
-        if (m_t.nvls_tree_sm100_tuning && m_nic_GBps >= 48.0) {
-            channels = m_group.nodes == 2 ? 32 : 24;
-            chunk = 64 * KiB;
-        }
+    // The NVLS tree's chunk (enqueue.cc, 2.21 to 2.30): NCCL_NVLS_CHUNKSIZE's 128 KB, at most 64
+    // KB from four nodes (NCCL_NVLSTREE_MAX_CHUNKSIZE's default). 2.18 and 2.20 started from the
+    // Simple protocol's 512 KB step instead; that is not modelled (no measured row runs the NVLS
+    // tree on them). Blackwell under 2.30 (ncclNvlsTreeSm100Tuning, 400 Gb/s NICs, each behind a
+    // PCIe switch beside its GPU as on a DGX B200): on two nodes 256 KB with 4 GPUs a node or
+    // fewer, 128 KB with 9 to 15, else 64 KB; on more nodes 64 KB.
+    const std::uint32_t ppn = m_group.gpus_per_node;
+    double chunk = m_group.nodes >= 4 ? 64 * KiB : 128 * KiB;
+    if (m_generation == GpuGeneration::blackwell && m_t.nvls_tree_sm100_tuning && m_nic_GBps >= 48.0) {
+        if (m_group.nodes > 2) chunk = 64 * KiB;
+        else if (ppn <= 4) chunk = 256 * KiB;
+        else chunk = ppn >= 9 && ppn <= 15 ? 128 * KiB : 64 * KiB;
     }
-    const double at_once = channels * m_group.gpus_per_node;
+    // Then 256 KB under 32 loops, 128 KB under 16, 64 KB under 4, 32 KB under 1.
     if (bytes < 32 * at_once * chunk && chunk > 256 * KiB) chunk = 256 * KiB;
     if (bytes < 16 * at_once * chunk && chunk > 128 * KiB) chunk = 128 * KiB;
     if (bytes < 4 * at_once * chunk && chunk > 64 * KiB) chunk = 64 * KiB;
@@ -65,20 +73,41 @@ double NcclModel::pipeline_loop_bytes(CollectiveAlgorithm a, double bytes) const
 }
 
 NcclModel::Width NcclModel::width(CollectiveAlgorithm a, CollectiveProtocol p, double bytes) const {
-    const bool ring = a == CollectiveAlgorithm::ring;
-    if ((!ring && a != CollectiveAlgorithm::tree) || m_exec_channels == 0) return {};
-    // comm->maxThreads (tuning.cc, NVLink systems): LL 512, LL128 640, Simple 512; the thresholds
-    // (comm.h): NCCL_LL_THREAD_THRESHOLD 8 (x ranks for the ring), LL128 8, Simple 64.
+    const bool ring = a == CollectiveAlgorithm::ring, nvls_kind = a == CollectiveAlgorithm::nvls ||
+                                                                a == CollectiveAlgorithm::nvls_tree;
+    // The tree is left at its full width: NCCL's estimate already takes its own measured
+    // medium-size penalty (treeCorrectionFactor), and no published row checks it narrower.
+    if ((!ring && !nvls_kind) || m_exec_channels == 0 || !(bytes > 0)) return {};
+    // From 2.22 (enqueue.cc, scheduleCollTasksToPlan) a channel gets at least one cell of 32 KB
+    // of traffic: an all-reduce moves 2 bytes per byte, a gather n, LL 4 times that.
+    double cells = std::numeric_limits<double>::infinity();
+    if (m_t.channel_cells) {
+        const double n = m_group.gpus;
+        const bool gather = m_op == CollectiveOp::all_gather || m_op == CollectiveOp::reduce_scatter;
+        const double per_byte = (m_op == CollectiveOp::all_reduce ? 2 : gather ? n : 1) * (p == CollectiveProtocol::ll ? 4 : 1);
+        const double cell = std::ceil(std::ceil(32 * KiB / per_byte) / 16) * 16;
+        cells = std::ceil((gather ? bytes / n : bytes) / cell);
+    }
+    if (nvls_kind) {  // NVLS runs all its channels' threads; only the cells can leave some idle
+        const double full = nvls_channels();
+        const double nc = std::min(full, cells);
+        return {static_cast<std::uint32_t>(nc), 640, nc / full};
+    }
+    // The ring (topoGetAlgoInfo): comm->maxThreads on NVLink systems (LL 512, LL128 640, Simple
+    // 512) and the thresholds (comm.h: NCCL_LL_THREAD_THRESHOLD 8, x ranks for the ring; LL128 8;
+    // Simple 64). Channels go first, then threads halve; Simple adds a warp for sync, and no
+    // channel runs fewer than 3 warps.
     const double full_threads = p == CollectiveProtocol::ll128 ? 640 : 512;
     double threshold = p == CollectiveProtocol::simple ? 64 : 8;
-    if (ring && p == CollectiveProtocol::ll) threshold *= m_group.gpus;
-    std::uint32_t nc = m_exec_channels;
-    double nt = full_threads;
+    if (p == CollectiveProtocol::ll) threshold *= m_group.gpus;
+    double nc = m_exec_channels, nt = full_threads;
     while (bytes < nc * nt * threshold && nc >= 2) --nc;
     while (bytes < nc * nt * threshold && static_cast<int>(nt) % 128 == 0) nt /= 2;
-    if (!ring) nt = 640;  // "Tree now uses all threads always"
-    const double full = static_cast<double>(m_exec_channels) * (ring ? full_threads : 640.0);
-    return {nc, static_cast<std::uint32_t>(nt), nc * nt / full};
+    const double sync = p == CollectiveProtocol::simple ? 32 : 0;
+    nt = std::max(nt + sync, 96.0);
+    nc = std::min(nc, cells);
+    return {static_cast<std::uint32_t>(nc), static_cast<std::uint32_t>(nt),
+            nc * nt / (m_exec_channels * (full_threads + sync))};
 }
 
 void NcclModel::add_runtime_effects(CollectiveCost& c, double bytes) const {
@@ -88,7 +117,8 @@ void NcclModel::add_runtime_effects(CollectiveCost& c, double bytes) const {
     if (w.channels > 0) {
         c.channels = w.channels;
         c.threads = w.threads;
-        c.max_channels = m_exec_channels;
+        const bool nvls_kind = c.algorithm == CollectiveAlgorithm::nvls || c.algorithm == CollectiveAlgorithm::nvls_tree;
+        c.max_channels = nvls_kind ? static_cast<std::uint32_t>(nvls_channels()) : m_exec_channels;
         c.narrow_s = bytes / (c.bandwidth_GBps * 1e9) * (1.0 / w.fraction - 1.0);
     }
     c.time_s = c.nccl_time_s + c.pipeline_fill_s + c.narrow_s;

@@ -104,18 +104,14 @@ CollectiveSweep sweep_collective(const SystemSpec& system, const CollectiveGroup
     // Bandwidth-bound as the story says it (collective_story.cpp): the wires take longer than the
     // fixed cost and than a small message's narrow pace. The crossing: the first size from which
     // every larger pick is bandwidth-bound (a pick can turn latency-bound again when NCCL moves to
-    // a protocol with a higher latency), between it and the size before, where that pick's
-    // latency equals its bytes / bandwidth.
+    // a protocol with a higher latency).
     const auto bandwidth_bound = [](const CollectiveCost& c) {
         const double wires_s = c.time_s - c.latency_s - c.narrow_s;
         return c.bandwidth_GBps > 0 && wires_s >= c.latency_s && wires_s >= c.narrow_s;
     };
     std::size_t from = out.picks.size();
     while (from > 0 && bandwidth_bound(out.picks[from - 1])) --from;
-    if (from > 0 && from < out.picks.size()) {
-        const CollectiveCost& c = out.picks[from];
-        out.crossover_bytes = std::clamp(c.latency_s * c.bandwidth_GBps * 1e9, out.sizes[from - 1], out.sizes[from]);
-    }
+    if (from > 0 && from < out.picks.size()) out.crossover_bytes = out.sizes[from];
     out.nvlink_ceiling_GBps = system.nvlink.effective_GBps();
     // Across nodes each member leaves through its own NIC: a node's members share as many.
     if (group.nodes > 1) out.network_ceiling_GBps = group.gpus_per_node * system.infiniband.effective_GBps();

@@ -165,7 +165,8 @@ std::string other_verdict(const Cluster& cluster, const CollectiveResult& r, con
     }
 }
 
-// What more rings would change: nothing inside a node; one per NIC across nodes, as NCCL runs them.
+// What more rings would change: nothing inside a node; one per NIC across nodes, as NCCL lays them
+// out (a small message running on fewer of its channels).
 std::string rings_note(const Cluster& cluster, const CollectiveResult& r) {
     if (r.algorithm != CollectiveAlgorithm::ring) return {};
     const std::uint32_t per_node = r.group.gpus_per_node;
@@ -177,9 +178,14 @@ std::string rings_note(const Cluster& cluster, const CollectiveResult& r) {
         return "This is a single ring: it leaves each node through one NIC while the other " +
                std::to_string(per_node - 1) + " sit idle. NCCL runs one ring per NIC (" + std::to_string(per_node) +
                " here), so one ring understates real cross-node throughput.";
-    return std::to_string(r.rings) + " rings, as NCCL runs them: each carries 1/" + std::to_string(r.rings) +
-           " of the data and leaves each node through a different NIC, so " + std::to_string(r.rings) +
-           " NICs per node carry InfiniBand traffic at once. Inside a node the rings share NVLink.";
+    std::string out = std::to_string(r.rings) + " rings, as NCCL lays them out: each carries 1/" +
+                      std::to_string(r.rings) + " of the data and leaves each node through a different NIC, so " +
+                      std::to_string(r.rings) + " NICs per node carry InfiniBand traffic at once. Inside a node the "
+                      "rings share NVLink.";
+    if (r.nccl.channels > 0 && r.nccl.channels < r.nccl.max_channels)
+        out += " A message this small runs on only " + std::to_string(r.nccl.channels) + " of NCCL's " +
+               std::to_string(r.nccl.max_channels) + " channels, though, and the time is theirs.";
+    return out;
 }
 
 }  // namespace

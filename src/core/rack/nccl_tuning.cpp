@@ -61,6 +61,7 @@ const NcclTuning v2_22 = {
     false,
     16,
     false,
+    true,
 };
 
 // The other tags, each as 2.22.3-1 with what its tuning.cc (lines 56-105, ncclTopoTuneModel)
@@ -73,6 +74,7 @@ constexpr int simple = 2, tree = 0, nvls = 2, nvls_tree = 3, nvlink = 0, pci = 1
 constexpr NcclTuning make_v2_21() {
     NcclTuning t = v2_22;
     t.version = "2.21.5-1";
+    t.channel_cells = false;  // the 32 KB traffic cells per channel came with 2.22
     return t;
 }
 
@@ -98,6 +100,7 @@ constexpr NcclTuning make_v2_20() {
     t.hop_latency_us[nvlink][nvls][simple] = t.hop_latency_us[nvlink][nvls_tree][simple] = 23;
     for (int g : {hopper, blackwell}) t.ll_max_GBps[g][0] = 87.7, t.ll_max_GBps[g][1] = 22.5, t.ll_max_GBps[g][2] = 19.0;
     t.ring_ll_quarter = true;
+    t.channel_cells = false;
     return t;
 }
 

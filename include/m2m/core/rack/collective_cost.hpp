@@ -122,13 +122,14 @@ public:
     /// add and the multicast a chunk per channel at a time (its own chunk rule). 0 for every
     /// other algorithm.
     double pipeline_fill_s(CollectiveAlgorithm a, double bytes, double bandwidth_GBps) const;
-    /// How wide NCCL runs a ring or tree at this size (enqueue.cc, topoGetAlgoInfo): it starts
-    /// from all its channels and the protocol's threads, and takes channels away, then halves the
-    /// threads, while the message has fewer than `threshold` bytes per thread (64 for Simple, 8
-    /// for LL128 and the tree's LL, 8 x GPUs for the ring's LL); the tree then runs 640 threads
-    /// whatever the size. `fraction` is the share of the full width's threads at work: the model
-    /// takes each thread to move its bytes at a fixed rate, so the bandwidth term is NCCL's over
-    /// `fraction`. NVLS and point-to-point keep their width (fraction 1).
+    /// How wide NCCL runs a ring or NVLS at this size (enqueue.cc): a ring starts from all its
+    /// channels and the protocol's threads, and takes channels away, then halves the threads,
+    /// while the message has fewer than `threshold` bytes per thread (64 for Simple, 8 for LL128,
+    /// 8 x GPUs for LL), never under 3 warps; from 2.22 each channel also needs a 32 KB cell of
+    /// traffic, which is what can leave NVLS's channels idle. `fraction` is the share of the full
+    /// width's threads at work: the model takes each thread to move its bytes at a fixed pace (the
+    /// full width's being NCCL's bandwidth), so the bandwidth term is NCCL's over `fraction`. The
+    /// tree keeps its full width (fraction 1): NCCL's estimate has its own medium-size penalty.
     struct Width {
         std::uint32_t channels = 0;
         std::uint32_t threads = 0;
@@ -147,6 +148,8 @@ public:
 private:
     /// Fills in what a run adds to NCCL's estimate (pipeline fill, narrow width) and time_s.
     void add_runtime_effects(CollectiveCost& c, double bytes) const;
+    /// NVLS's channels here (transport/nvls.cc).
+    double nvls_channels() const;
     void tune(const SystemSpec& system);
     double bus_bandwidth(CollectiveAlgorithm a, CollectiveProtocol p) const;
     double latency_us(CollectiveAlgorithm a, CollectiveProtocol p) const;
@@ -180,10 +183,9 @@ struct CollectiveSweep {
     double nvlink_ceiling_GBps = 0;
     double network_ceiling_GBps = 0;
     double latency_floor_s = 0;  ///< the smallest latency of any algorithm: no size is faster
-    /// Where NCCL's pick turns bandwidth-bound for good (every larger size is: the wires take
-    /// longer than the fixed cost and a small message's narrow pace, as the story says): between
-    /// two sizes, where that pick's latency equals its bytes / bandwidth. 0 when the range holds
-    /// no such size.
+    /// The first of `sizes` from which NCCL's pick is bandwidth-bound for good (the wires take
+    /// longer than the fixed cost and a small message's narrow pace, as the story says, at it and
+    /// every larger size). 0 when no size is, or the smallest already is.
     double crossover_bytes = 0;
 };
 CollectiveSweep sweep_collective(const SystemSpec& system, const CollectiveGroup& group, CollectiveOp op,

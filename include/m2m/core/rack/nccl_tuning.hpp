@@ -62,6 +62,9 @@ struct NcclTuning {
     /// ncclNvlsTreeSm100Tuning): 32 channels on two nodes, 24 on more, with 400 Gb/s NICs, the
     /// chunk at most 64 KB where each NIC sits behind a PCIe switch beside its GPU. Before: Hopper's.
     bool nvls_tree_sm100_tuning = true;
+    /// 2.22+: each channel gets at least a 32 KB cell of traffic (enqueue.cc,
+    /// scheduleCollTasksToPlan), so a small message runs on fewer channels still.
+    bool channel_cells = true;
 };
 
 /// The version the model uses: NCCL 2.30.7-1 (tag 73cf1122), src/graph/tuning.cc lines 139-212.
