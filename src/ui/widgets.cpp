@@ -8,6 +8,7 @@
 #include <imgui_internal.h>  // ActivateItem: a click on a label gives its field the keyboard
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -95,19 +96,27 @@ void tooltip_wrapped(const char* text, float width_em) {
 std::string wrap_at_spaces(std::string_view text, float width) {
     std::string out;
     out.reserve(text.size() + 16);
+    // Unrounded advances, which add up; a line keeps a pixel spare for ImGui's rounding up.
+    const ImFont* font = ImGui::GetFont();
+    const float size = ImGui::GetFontSize();
     const auto measure = [&](std::size_t from, std::size_t to) {
-        return ImGui::CalcTextSize(text.data() + from, text.data() + to).x;
+        return font->CalcTextSizeA(size, FLT_MAX, 0.0f, text.data() + from, text.data() + to).x;
     };
+    width -= 1.0f;
     std::size_t para = 0;
     for (;;) {
         const std::size_t para_end = std::min(text.find('\n', para), text.size());
         std::size_t line = para;
         for (;;) {
-            // Add word after word while the line fits; its first word goes in whatever its width.
+            // Add word after word (each with the spaces before it: ImGui adds advances, so the
+            // widths sum) while the line fits; its first word goes in whatever its width.
             std::size_t fit = line;
+            float line_w = 0;
             for (std::size_t pos = line; pos <= para_end;) {
                 const std::size_t space = std::min(text.find(' ', pos), para_end);
-                if (fit > line && measure(line, space) > width) break;
+                const float w = measure(fit, space);
+                if (fit > line && line_w + w > width) break;
+                line_w += w;
                 fit = space;
                 pos = space + 1;
             }
@@ -127,7 +136,9 @@ std::string wrap_at_spaces(std::string_view text, float width) {
 void text_wrapped_coloured(ImU32 colour, const std::string& text) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
     const std::string lines = wrap_at_spaces(text, ImGui::GetContentRegionAvail().x);
+    ImGui::PushTextWrapPos(-1.0f);  // the lines are broken already: no wrapping of ImGui's on top
     ImGui::TextUnformatted(lines.data(), lines.data() + lines.size());
+    ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
 }
 
