@@ -5,24 +5,15 @@
 
 #include "m2m/core/rack/collective_cost.hpp"
 #include "m2m/presets/presets.hpp"
+#include "rack_fixtures.hpp"
 
 using namespace m2m;
 using namespace m2m::core;
 
+using namespace m2m::test;
+
 namespace {
 
-SystemSpec system_of(const char* id) {
-    const auto* p = presets::builtin().find_system(id);
-    REQUIRE(p);
-    return p->spec;
-}
-
-CollectiveGroup nodes_of_8(std::uint32_t nodes) { return first_gpus_group(8 * nodes, 8); }
-
-constexpr CollectiveAlgorithm ring = CollectiveAlgorithm::ring, tree = CollectiveAlgorithm::tree,
-                              nvls = CollectiveAlgorithm::nvls, nvls_tree = CollectiveAlgorithm::nvls_tree;
-constexpr CollectiveProtocol ll = CollectiveProtocol::ll, ll128 = CollectiveProtocol::ll128,
-                             simple = CollectiveProtocol::simple;
 constexpr double KiB = 1024, MiB = 1024 * KiB, GiB = 1024 * MiB;
 
 }  // namespace

@@ -4,17 +4,13 @@
 
 #include "m2m/core/rack/topology.hpp"
 #include "m2m/presets/presets.hpp"
+#include "rack_fixtures.hpp"
 
 using namespace m2m;
 using namespace m2m::core;
+using m2m::test::system_of;
 
 namespace {
-
-SystemSpec system_of(const char* id) {
-    const auto* p = presets::builtin().find_system(id);
-    REQUIRE(p);
-    return p->spec;
-}
 
 // 2 racks x 2 nodes x 8 GPUs: GPUs 0-7 node 0, 8-15 node 1 (rack 0), 16-31 rack 1.
 Cluster small_cluster(const char* id = "h100") { return Cluster(ClusterShape{8, 2, 2, 0}, system_of(id)); }
