@@ -127,3 +127,32 @@ TEST_CASE("a small message runs on fewer channels and threads, as enqueue.cc giv
     CHECK(h.width(nvls, simple, MiB).fraction == 1.0);
     CHECK(h.cost(64 * KiB, nvls, simple).max_channels == 16);
 }
+
+TEST_CASE("across nodes, fast rings run twice the channels again where a node has under 8 GPUs",
+          "[nccl][beyond]") {
+    // connect.cc: across nodes on sm90 with ring channels above 45 GB/s, NCCL doubles its
+    // execution channels once more while they are under 16. Six H100s a node: 6 graph channels
+    // at 48 GB/s, 12 after the usual doubling, 24 run. Eight a node: 16 already, none added.
+    const auto six = core::first_gpus_group(12, 6);
+    const NcclModel m6(system_of("h100"), six, CollectiveOp::all_reduce);
+    CHECK(m6.graph(ring).channels == 6);
+    CHECK(m6.graph(ring).intra_GBps == 48.0);
+    CHECK(m6.cost(GiB, ring, simple).max_channels == 24);
+    const NcclModel m8(system_of("h100"), nodes_of_8(2), CollectiveOp::all_reduce);
+    CHECK(m8.cost(GiB, ring, simple).max_channels == 16);
+    // One node never: the rule is for rings that leave the node.
+    const NcclModel one(system_of("h100"), core::first_gpus_group(6, 6), CollectiveOp::all_reduce);
+    CHECK(one.cost(GiB, ring, simple).max_channels == 2 * one.graph(ring).channels);
+    // Blackwell from 2.27 (its rings across nodes run at 48 GB/s a channel too); 2.23 kept the
+    // rule to Hopper.
+    const NcclModel b(system_of("b200"), six, CollectiveOp::all_reduce);
+    CHECK(b.graph(ring).intra_GBps == 48.0);
+    CHECK(b.cost(GiB, ring, simple).max_channels == 24);
+    const NcclModel b23(system_of("b200"), six, CollectiveOp::all_reduce, *nccl_tuning_of("2.23.4"));
+    CHECK(b23.cost(GiB, ring, simple).max_channels == 12);
+    // Ampere never; the narrow run below the threshold reads the doubled count.
+    const NcclModel a(system_of("a100"), core::first_gpus_group(12, 6), CollectiveOp::all_reduce);
+    CHECK(a.cost(GiB, ring, simple).max_channels == 2 * a.graph(ring).channels);
+    // LL wants 8 bytes x 12 ranks a thread: 1 MiB fills 21 of the 24 channels' 512 threads.
+    CHECK(m6.width(ring, ll, MiB).channels == 21);
+}

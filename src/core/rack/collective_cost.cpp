@@ -104,8 +104,14 @@ NcclModel::NcclModel(const SystemSpec& system, CollectiveGroup group, Collective
     for (CollectiveAlgorithm a : {CollectiveAlgorithm::tree, CollectiveAlgorithm::ring, CollectiveAlgorithm::nvls,
                                   CollectiveAlgorithm::nvls_tree})
         m_graph[ai(a)] = search(system, group, a);
-    // Execution channels: the ring graph's, doubled (connect.cc); only the ring plateau reads it.
-    m_exec_channels = 2 * m_graph[ai(CollectiveAlgorithm::ring)].channels;
+    // Execution channels: the ring graph's, doubled (connect.cc), and on Hopper (Blackwell from
+    // 2.27) across nodes with fast channels doubled again where few GPUs share a node's NICs.
+    const NcclGraph& ring = m_graph[ai(CollectiveAlgorithm::ring)];
+    m_exec_channels = 2 * ring.channels;
+    const bool extra = (system.generation == GpuGeneration::hopper ||
+                        (system.generation == GpuGeneration::blackwell && m_t.extra_channels_blackwell)) &&
+                       group.nodes > 1 && ring.intra_GBps > 45.0;
+    if (extra && m_exec_channels < 16) m_exec_channels *= 2;
     if (op == CollectiveOp::all_to_all) tune_p2p(system);
     else tune(system);
 }

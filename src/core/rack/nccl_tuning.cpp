@@ -62,6 +62,7 @@ const NcclTuning v2_22 = {
     16,
     false,
     true,
+    false,
 };
 
 // The other tags, each as 2.22.3-1 with what its tuning.cc (lines 56-105, ncclTopoTuneModel)

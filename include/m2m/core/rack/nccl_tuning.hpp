@@ -65,6 +65,12 @@ struct NcclTuning {
     /// 2.22+: each channel gets at least a 32 KB cell of traffic (enqueue.cc,
     /// scheduleCollTasksToPlan), so a small message runs on fewer channels still.
     bool channel_cells = true;
+    /// connect.cc ("4 compute channels per search channel to reach peak BW on <8 PPN"): across
+    /// nodes, with the ring graph's channels faster than 45 GB/s, the execution channels double
+    /// once more while under 16 (up to 2.19: while 32 allows, the same count for the at most 8
+    /// graph channels a node's NICs give). On Hopper always; on Blackwell too from 2.27
+    /// (`minCompCap >= 90`, before `== 90`).
+    bool extra_channels_blackwell = true;
 };
 
 /// The version the model uses: NCCL 2.30.7-1 (tag 73cf1122), src/graph/tuning.cc lines 139-212.
