@@ -36,6 +36,11 @@ TEST_CASE("NVLS fills its pipeline before it streams: (stages - 1) loops of 16 c
     }
     // 64 MiB: a fifth of the time is the fill, busbw 352 GB/s (Azure's ND H100 v5 measured 362).
     CHECK(m.cost(64 * MiB, nvls, simple).busbw_GBps == Approx(352.2).epsilon(0.002));
+    // Azure's VMs forced NVLS at every size (NCCL_ALGO=NVLS): a flat cost of about 25 us up to
+    // 64 KiB (the H200 VM measured 30-31 us), 1 MiB at 50 GB/s busbw (measured 43.7 and 53.0).
+    CHECK(m.cost(KiB, nvls, simple).time_s * 1e6 == Approx(25.1).epsilon(0.01));
+    CHECK(m.cost(64 * KiB, nvls, simple).time_s * 1e6 == Approx(26.4).epsilon(0.01));
+    CHECK(m.cost(MiB, nvls, simple).busbw_GBps == Approx(50.2).epsilon(0.01));
     // Reduce-scatter and all-gather pass two stages: one loop of fill. The ring streams from its first step.
     const NcclModel rs(system_of("h100"), nodes_of_8(1), CollectiveOp::reduce_scatter);
     CHECK(rs.cost(64 * MiB, nvls, simple).pipeline_fill_s == Approx(8 * MiB / (rs.bandwidth(nvls, simple) * 1e9)));
