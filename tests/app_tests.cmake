@@ -5,6 +5,7 @@ add_executable(test_ui
   ui/test_timeline_view.cpp
   ui/test_home_screen.cpp
   ui/test_wrap.cpp
+  ui/test_glyphs.cpp
   ui/test_classroom.cpp
   ui/test_no_clipping.cpp
   ui/test_layout.cpp
@@ -19,6 +20,7 @@ add_executable(test_ui
   ui/test_explain_panel.cpp
 )
 target_link_libraries(test_ui PRIVATE m2m_lessons Catch2::Catch2WithMain)
+target_compile_definitions(test_ui PRIVATE M2M_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 target_compile_options(test_ui PRIVATE ${M2M_WARNINGS})
 catch_discover_tests(test_ui TEST_PREFIX "ui: ")
 # IM_ASSERT is a test failure, not a silent pass: our code's (kept on in Release by
