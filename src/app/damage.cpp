@@ -5,6 +5,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace m2m::app {
@@ -19,17 +20,22 @@ void clear_all(ImVec4 clear) {
 
 }  // namespace
 
-void DamageRenderer::probe(GLFWwindow* window, bool software) {
+void DamageRenderer::probe(GLFWwindow* window, bool software, ImVec4 background) {
     m_preserved = false;
     m_have_last = false;
     if (!software || !window) return;
-    // A colour no frame draws, swapped out, then read back from the back buffer.
-    clear_all(ImVec4(0.0f, 1.0f, 77.0f / 255.0f, 1.0f));
+    // The background a step off in blue (no frame clears to it, and it looks the same), in whole
+    // 8-bit steps so that it reads back exactly; swapped out, then read back from the back buffer.
+    // The bright colour used before flashed on screen until the first frame.
+    const auto byte = [](float v) { return static_cast<int>(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)); };
+    const int r = byte(background.x), g = byte(background.y), b0 = byte(background.z);
+    const int b = b0 < 255 ? b0 + 1 : b0 - 1;
+    clear_all(ImVec4(static_cast<float>(r) / 255.0f, static_cast<float>(g) / 255.0f, static_cast<float>(b) / 255.0f, 1.0f));
     glfwSwapBuffers(window);
     unsigned char px[4] = {0, 0, 0, 0};
     glReadBuffer(GL_BACK);
     glReadPixels(0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px);
-    m_preserved = px[0] == 0 && px[1] == 255 && px[2] == 77;
+    m_preserved = px[0] == r && px[1] == g && px[2] == b;
 }
 
 void DamageRenderer::render(ImDrawData* dd, int fb_w, int fb_h, ImVec4 clear, bool whole) {

@@ -19,8 +19,9 @@ namespace m2m::app {
 class DamageRenderer {
 public:
     /// Once, before the first frame: whether the back buffer keeps what was drawn across a swap.
-    /// Only asked of a software renderer; elsewhere every frame is drawn whole.
-    void probe(GLFWwindow* window, bool software);
+    /// Only asked of a software renderer; elsewhere every frame is drawn whole. The probe shows the
+    /// window's `background` (RGB) a step off in blue, so nobody sees it.
+    void probe(GLFWwindow* window, bool software, ImVec4 background);
     /// Draws `dd` into the back buffer cleared to `clear` (RGB): all of it, or only the rectangle
     /// where it differs from the last frame drawn (nothing at all when nothing changed). `whole`
     /// forces all of it (new fonts or colours).

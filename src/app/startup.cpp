@@ -116,7 +116,7 @@ std::optional<int> start(App& app, const Options& options) {
     app.window = win.window;
     app.renderer = win.renderer;
     start_imgui(app, win);
-    app.damage.probe(app.window, measure::is_software_renderer(app.renderer));
+    app.damage.probe(app.window, measure::is_software_renderer(app.renderer), ImGui::GetStyle().Colors[ImGuiCol_WindowBg]);
     return std::nullopt;
 }
 
