@@ -148,7 +148,7 @@ TEST_CASE("across nodes, fast rings run twice the channels again where a node ha
     // One node never: the rule is for rings that leave the node.
     const NcclModel one(system_of("h100"), core::first_gpus_group(6, 6), CollectiveOp::all_reduce);
     CHECK(one.cost(GiB, ring, simple).max_channels == 2 * one.graph(ring).channels);
-    // Blackwell from 2.27 (its rings across nodes run at 48 GB/s a channel too); 2.23 kept the
+    // Blackwell from 2.25 (its rings across nodes run at 48 GB/s a channel too); 2.23 kept the
     // rule to Hopper.
     const NcclModel b(system_of("b200"), six, CollectiveOp::all_reduce);
     CHECK(b.graph(ring).intra_GBps == 48.0);

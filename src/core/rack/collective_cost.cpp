@@ -105,7 +105,7 @@ NcclModel::NcclModel(const SystemSpec& system, CollectiveGroup group, Collective
                                   CollectiveAlgorithm::nvls_tree})
         m_graph[ai(a)] = search(system, group, a);
     // Execution channels: the ring graph's, doubled (connect.cc), and on Hopper (Blackwell from
-    // 2.27) across nodes with fast channels doubled again where few GPUs share a node's NICs.
+    // 2.25) across nodes with fast channels doubled again where few GPUs share a node's NICs.
     const NcclGraph& ring = m_graph[ai(CollectiveAlgorithm::ring)];
     m_exec_channels = 2 * ring.channels;
     const bool extra = (system.generation == GpuGeneration::hopper ||

@@ -67,9 +67,10 @@ struct NcclTuning {
     bool channel_cells = true;
     /// connect.cc ("4 compute channels per search channel to reach peak BW on <8 PPN"): across
     /// nodes, with the ring graph's channels faster than 45 GB/s, the execution channels double
-    /// once more while under 16 (up to 2.19: while 32 allows, the same count for the at most 8
-    /// graph channels a node's NICs give). On Hopper always; on Blackwell too from 2.27
-    /// (`minCompCap >= 90`, before `== 90`).
+    /// once more while under 16. Up to 2.19 the rule was "while 32 allows", which would double 16
+    /// too; here it gives the same counts because 8 H100s a node get 45 GB/s channels (8 x 48
+    /// would not fit their NVLink), which the rule skips. On Hopper always; on Blackwell too from
+    /// 2.25 (`minCompCap >= 90`, before `== 90`).
     bool extra_channels_blackwell = true;
 };
 
