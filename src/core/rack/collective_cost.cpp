@@ -107,11 +107,9 @@ NcclModel::NcclModel(const SystemSpec& system, CollectiveGroup group, Collective
     // Execution channels: the ring graph's, doubled (connect.cc), and on Hopper (Blackwell from
     // 2.25) across nodes with fast channels doubled again where few GPUs share a node's NICs.
     const NcclGraph& ring = m_graph[ai(CollectiveAlgorithm::ring)];
-    m_exec_channels = 2 * ring.channels;
-    const bool extra = (system.generation == GpuGeneration::hopper ||
-                        (system.generation == GpuGeneration::blackwell && m_t.extra_channels_blackwell)) &&
-                       group.nodes > 1 && ring.intra_GBps > 45.0;
-    if (extra && m_exec_channels < 16) m_exec_channels *= 2;
+    const bool sm90 = system.generation == GpuGeneration::hopper ||
+                      (system.generation == GpuGeneration::blackwell && m_t.extra_channels_blackwell);
+    m_exec_channels = 2 * ring.channels * (sm90 && group.nodes > 1 && ring.intra_GBps > 45.0 && ring.channels < 8 ? 2 : 1);
     if (op == CollectiveOp::all_to_all) tune_p2p(system);
     else tune(system);
 }
