@@ -22,7 +22,7 @@ namespace {
 // Latin-1, Greek, General Punctuation (the curly quotes, dashes and ellipsis of text a student
 // pastes into Explain it back), arrows and maths operators whole; of the other blocks only the
 // characters the app's own text uses (ᵢ ₁ ○ ●). Box drawing, phonetic extensions and the super- and
-// subscript block whole cost first-frame time for glyphs nothing shows: ~700 glyphs a face fewer.
+// subscript block whole cost first-frame time for glyphs nothing shows: ~490 glyphs a face fewer.
 // tests/ui/test_glyphs.cpp reads every source file and fails on a character used there that the
 // atlas lacks, and checks the punctuation people paste.
 const ImWchar* glyph_ranges() {
