@@ -20,7 +20,9 @@ constexpr double KiB = 1024, MiB = 1024 * KiB, GiB = 1024 * MiB;
 
 TEST_CASE("NVLS fills its pipeline before it streams: (stages - 1) loops of 16 channels x 8 GPUs x chunk") {
     const NcclModel m(system_of("h100"), nodes_of_8(1), CollectiveOp::all_reduce);
-    const double bw = m.bandwidth(nvls, simple) * 1e9;
+    const double bw = m.bandwidth(nvls, simple) * 1e9;  // NCCL's estimate
+    // The run streams at the wires' rate: NCCL's NVLS efficiency (0.85) of 18 links at 20.6 GB/s, x n/(n+1).
+    const double run = 0.85 * 18 * 20.6 * 8 / 9 * 1e9;
     // The chunk: 128 KB from 64 loops of 16 x 8 x 128 KB (1 GiB), 64 KB from 8 loops of 8 MiB,
     // 32 KB from 2 loops of 4 MiB, else 16 KB; one loop can be no larger than the message.
     for (const auto& [bytes, loop] : {std::pair{8 * GiB, 16 * MiB}, std::pair{GiB, 16 * MiB}, std::pair{64 * MiB, 8 * MiB},
@@ -29,18 +31,19 @@ TEST_CASE("NVLS fills its pipeline before it streams: (stages - 1) loops of 16 c
         const CollectiveCost c = m.cost(bytes, nvls, simple);
         CHECK(c.pipeline_loop_bytes == loop);
         // Scatter, add through the switch, gather: the first loop passes two stages before the third starts.
-        CHECK(c.pipeline_fill_s == Approx(2 * loop / bw));
+        CHECK(c.run_bandwidth_GBps * 1e9 == Approx(run));
+        CHECK(c.pipeline_fill_s == Approx(2 * loop / run));
         CHECK(c.nccl_time_s == Approx(25e-6 + bytes / bw));
-        CHECK(c.time_s == Approx(c.nccl_time_s + c.pipeline_fill_s));
+        CHECK(c.time_s == Approx(25e-6 + bytes / run + c.pipeline_fill_s));
         CHECK(c.busbw_GBps == Approx(bytes / c.time_s / 1e9 * 1.75));
     }
-    // 64 MiB: a fifth of the time is the fill, busbw 352 GB/s (Azure's ND H100 v5 measured 362).
-    CHECK(m.cost(64 * MiB, nvls, simple).busbw_GBps == Approx(352.2).epsilon(0.002));
+    // 64 MiB: a fifth of the time is the fill, busbw 362 GB/s (Azure's ND H100 v5 measured 362).
+    CHECK(m.cost(64 * MiB, nvls, simple).busbw_GBps == Approx(362.0).epsilon(0.002));
     // Azure's VMs forced NVLS at every size (NCCL_ALGO=NVLS): a flat cost of about 25 us up to
-    // 64 KiB (the H200 VM measured 30-31 us), 1 MiB at 50 GB/s busbw (measured 43.7 and 53.0).
+    // 64 KiB (the H200 VM measured 30-31 us), 1 MiB at 51 GB/s busbw (measured 43.7 and 53.0).
     CHECK(m.cost(KiB, nvls, simple).time_s * 1e6 == Approx(25.1).epsilon(0.01));
     CHECK(m.cost(64 * KiB, nvls, simple).time_s * 1e6 == Approx(26.4).epsilon(0.01));
-    CHECK(m.cost(MiB, nvls, simple).busbw_GBps == Approx(50.2).epsilon(0.01));
+    CHECK(m.cost(MiB, nvls, simple).busbw_GBps == Approx(50.7).epsilon(0.01));
     // Reduce-scatter and all-gather pass two stages: one loop of fill. The ring streams from its first step.
     const NcclModel rs(system_of("h100"), nodes_of_8(1), CollectiveOp::reduce_scatter);
     CHECK(rs.cost(64 * MiB, nvls, simple).pipeline_fill_s == Approx(8 * MiB / (rs.bandwidth(nvls, simple) * 1e9)));
@@ -160,4 +163,45 @@ TEST_CASE("across nodes, fast rings run twice the channels again where a node ha
     CHECK(a.cost(GiB, ring, simple).max_channels == 2 * a.graph(ring).channels);
     // LL wants 8 bytes x 12 ranks a thread: 1 MiB fills 21 of the 24 channels' 512 threads.
     CHECK(m6.width(ring, ll, MiB).channels == 21);
+}
+
+TEST_CASE("an NVLS all-reduce in one node runs at the wires' rate, which NCCL's estimate rounds down",
+          "[nccl][beyond]") {
+    // Each GPU moves S(1 + 1/n) bytes each way over its NVLink, at NCCL's NVLS efficiency of its
+    // rate: algbw = efficiency x B x n/(n+1), busbw 2(n-1)/(n+1) x efficiency x B.
+    const double h100_B = 18 * 20.6, b200_B = 18 * 40.1;
+    for (std::uint32_t n = 2; n <= 8; ++n) {
+        INFO(n << " H100s");
+        const NcclModel m(system_of("h100"), first_gpus_group(n, 8), CollectiveOp::all_reduce);
+        const CollectiveCost c = m.cost(4 * GiB, nvls, simple);
+        CHECK(c.run_bandwidth_GBps == Approx(0.85 * h100_B * n / (n + 1)));
+        CHECK(c.run_bandwidth_GBps > c.bandwidth_GBps);
+        CHECK(c.time_s == Approx(c.latency_s + 4 * GiB / (c.run_bandwidth_GBps * 1e9) + c.pipeline_fill_s));
+    }
+    // NCCL's estimate on 4 H100s: the search's fastest speed, 60 GB/s a channel (the wires allow
+    // 370.8 / 5 = 74), so 240 GB/s busbw where the run reaches 376 (NVIDIA/nccl #1455: ~365-370).
+    const NcclModel four(system_of("h100"), first_gpus_group(4, 8), CollectiveOp::all_reduce);
+    CHECK(four.graph(nvls).intra_GBps == 60);
+    CHECK(four.cost(4 * GiB, nvls, simple).nccl_time_s == Approx(4 * GiB * 1.5 / 240e9).epsilon(0.001));
+    CHECK(four.cost(4 * GiB, nvls, simple).busbw_GBps == Approx(376).epsilon(0.005));
+    // So NCCL picks the ring there, by its estimate, though NVLS would run faster.
+    CHECK(four.best(4 * GiB).algorithm == ring);
+    CHECK(four.cost(4 * GiB, nvls, simple).time_s < four.best(4 * GiB).time_s);
+    // B200: the estimate stops at the search's fastest listed speed, 90 GB/s a channel (720 busbw);
+    // the run reaches 831 less its fill (GKE's A4 measured 845, NVIDIA/nccl #1807 830+).
+    const NcclModel b(system_of("b200"), nodes_of_8(1), CollectiveOp::all_reduce);
+    const CollectiveCost bc = b.cost(16 * GiB, nvls, simple);
+    CHECK(bc.bandwidth_GBps * 14 / 8 == Approx(720));
+    CHECK(bc.run_bandwidth_GBps == Approx(0.74 * b200_B * 8 / 9));
+    CHECK(bc.busbw_GBps == Approx(828).epsilon(0.005));
+    // The wires are the same under every NCCL version: 2.18's estimate differs, its run does not.
+    const NcclModel old(system_of("h100"), nodes_of_8(1), CollectiveOp::all_reduce, *nccl_tuning_of("2.18.5"));
+    CHECK(old.cost(4 * GiB, nvls, simple).run_bandwidth_GBps == Approx(0.85 * h100_B * 8 / 9));
+    // Everything else runs at NCCL's own rate: the ring, NVLS's gathers, the NVLS tree across nodes.
+    const NcclModel h(system_of("h100"), nodes_of_8(1), CollectiveOp::all_reduce);
+    CHECK(h.cost(GiB, ring, simple).run_bandwidth_GBps == h.cost(GiB, ring, simple).bandwidth_GBps);
+    const NcclModel ag(system_of("h100"), nodes_of_8(1), CollectiveOp::all_gather);
+    CHECK(ag.cost(GiB, nvls, simple).run_bandwidth_GBps == ag.cost(GiB, nvls, simple).bandwidth_GBps);
+    const NcclModel two(system_of("h100"), nodes_of_8(2), CollectiveOp::all_reduce);
+    CHECK(two.cost(GiB, nvls_tree, simple).run_bandwidth_GBps == two.cost(GiB, nvls_tree, simple).bandwidth_GBps);
 }

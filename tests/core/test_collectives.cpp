@@ -165,6 +165,25 @@ TEST_CASE("NVLS's pipeline fill is in the simulated time and the story, and NCCL
     CHECK_THAT(tell(c, tree).verdict, Catch::Contains("loops of 16.8 MB") && Catch::Contains("up the tree and down"));
 }
 
+TEST_CASE("NVLS in one node runs at its wires' rate in the simulation, and the story says why NCCL still picks the ring") {
+    const Cluster c = cluster_of("h100");
+    // 4 H100s: NCCL's estimate prices NVLS at 240 GB/s busbw, the run reaches 376.
+    const CollectiveResult forced = run_collective(c, setup(CollectiveOp::all_reduce, 4, 4 * GiB, nvls));
+    CHECK(forced.time_s == Approx(forced.nccl.time_s).epsilon(0.01));
+    CHECK(forced.busbw_GBps == Approx(376).epsilon(0.01));
+    const CollectiveResult pick = run_collective(c, setup(CollectiveOp::all_reduce, 4, 4 * GiB));
+    CHECK(pick.algorithm == ring);
+    CHECK(forced.time_s < pick.time_s);
+    CHECK_THAT(tell(c, pick).choice, Catch::Contains("NCCL's own estimate puts the ring (Simple) first") &&
+                                         Catch::Contains("rounding each channel's speed down to one its search lists, "
+                                                         "where the wires give 252 GB/s."));
+    // 8 B200s: above the 720 GB/s the estimate stops at.
+    const CollectiveResult b = run_collective(cluster_of("b200"), setup(CollectiveOp::all_reduce, 8, 16 * GiB));
+    CHECK(b.algorithm == nvls);
+    CHECK(b.time_s == Approx(b.nccl.time_s).epsilon(0.01));
+    CHECK(b.busbw_GBps > 800);
+}
+
 TEST_CASE("a ring too small to fill NCCL's channels says so, and its time carries the few threads' pace") {
     const Cluster c = cluster_of("h100", 8, 2);
     // The ring's LL wants 8 bytes per thread for each of its 128 GPUs: 1 MiB fills 2 of 16 channels.

@@ -96,7 +96,7 @@ bool gathers(CollectiveOp op) { return op == CollectiveOp::all_gather || op == C
 
 NcclModel::NcclModel(const SystemSpec& system, CollectiveGroup group, CollectiveOp op, const NcclTuning& tuning)
     : m_group(group), m_op(op), m_t(tuning), m_generation(system.generation), m_host(system.host_cpu),
-      m_nvls(system.nvls), m_nic_GBps(system.infiniband.raw_GBps) {
+      m_nvls(system.nvls), m_nic_GBps(system.infiniband.raw_GBps), m_nvlink_GBps(system.nvlink.effective_GBps()) {
     if (group.gpus == 0 || group.nodes == 0 || group.gpus_per_node == 0 || group.nodes > group.gpus ||
         std::uint64_t{group.gpus_per_node} * group.nodes < group.gpus)
         throw std::invalid_argument("a collective group needs GPUs spread over nodes, at most gpus_per_node in each");
@@ -358,6 +358,7 @@ CollectiveCost NcclModel::cost(double bytes, CollectiveAlgorithm a, CollectivePr
         lat_us *= 1.4;
     c.latency_s = lat_us * 1e-6;
     c.bandwidth_GBps = bw;
+    c.run_bandwidth_GBps = run_bandwidth(a, bw);
     c.nccl_time_s = c.latency_s + bytes / (bw * 1e9);  // NCCL: time_us = lat + bytes / (1000 x GB/s)
     add_runtime_effects(c, bytes);
     if (c.time_s > 0) c.algbw_GBps = bytes / c.time_s / 1e9;

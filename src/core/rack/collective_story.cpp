@@ -72,15 +72,21 @@ std::string choice_sentence(const Cluster& cluster, const CollectiveResult& r) {
         out += "; " + named(*next) + " needs " + path_of(next->algorithm, r.op, r.group) + ": " + format_seconds(next->time_s);
     out += ".";
     // NCCL picks by its own estimate, which leaves out NVLS's pipeline filling and a small
-    // message's few channels.
+    // message's few channels, and prices NVLS in one node below its wires' rate.
     if (next && next->time_s < pick.time_s) {
-        out += " NCCL's own estimate puts " + named(pick) + " first (" + format_seconds(pick.nccl_time_s) +
-               "), but it leaves out ";
+        std::string why;
         if (pick.pipeline_fill_s > 0)
-            out += "the " + format_seconds(pick.pipeline_fill_s) + " its pipeline takes to fill.";
-        else
-            out += "the " + format_seconds(pick.narrow_s) + " a message this small loses on " +
-                   std::to_string(pick.channels) + " of its " + std::to_string(pick.max_channels) + " channels.";
+            why = "it leaves out the " + format_seconds(pick.pipeline_fill_s) + " its pipeline takes to fill";
+        else if (pick.narrow_s > 0)
+            why = "it leaves out the " + format_seconds(pick.narrow_s) + " a message this small loses on " +
+                  std::to_string(pick.channels) + " of its " + std::to_string(pick.max_channels) + " channels";
+        if (next->run_bandwidth_GBps > next->bandwidth_GBps)
+            why += (why.empty() ? "it prices " : ", and it prices ") + named(*next) + " at an algbw of " +
+                   format_rate_GBps(next->bandwidth_GBps) + ", rounding each channel's speed down to one its search "
+                   "lists, where the wires give " + format_rate_GBps(next->run_bandwidth_GBps);
+        if (!why.empty())
+            out += " NCCL's own estimate puts " + named(pick) + " first (" + format_seconds(pick.nccl_time_s) +
+                   " against " + format_seconds(next->nccl_time_s) + "), but " + why + ".";
     }
     // The reader's own choice: its time as NCCL would run it (the drawing may run it otherwise,
     // one ring instead of one per NIC), unless the sentence has just given it.

@@ -84,13 +84,13 @@ struct Prepared {
     SimTime step_latency_ps = 0;
 };
 
-// The share of the links NCCL's bandwidth amounts to: its bandwidth time for the bytes over the
+// The share of the links the run's bandwidth amounts to: its time for the bytes over the
 // fluid bound of the same algorithm on the wires, with NCCL's own channel count.
 double efficiency_of(const Cluster& cluster, const CollectiveSetup& setup, const detail::CollectivePlan& plan,
                      const CollectiveCost& cost, std::uint32_t rings) {
-    if (setup.bytes < 1 || cost.bandwidth_GBps <= 0) return 1.0;
+    if (setup.bytes < 1 || cost.run_bandwidth_GBps <= 0) return 1.0;
     // NVLS's pipeline fill and a small message's narrow width (beyond_estimate.cpp) slow the stream.
-    const double nccl_s = static_cast<double>(setup.bytes) / (cost.bandwidth_GBps * 1e9) + cost.pipeline_fill_s + cost.narrow_s;
+    const double nccl_s = static_cast<double>(setup.bytes) / (cost.run_bandwidth_GBps * 1e9) + cost.pipeline_fill_s + cost.narrow_s;
     const std::uint32_t nccl_rings = default_rings(cluster, setup.group);
     const bool as_nccl = cost.algorithm != CollectiveAlgorithm::ring || rings == nccl_rings;
     const detail::CollectivePlan nccl_plan =

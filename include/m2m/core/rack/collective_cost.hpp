@@ -67,6 +67,9 @@ struct CollectiveCost {
     double latency_s = 0;       ///< NCCL's latency term
     double bandwidth_GBps = 0;  ///< NCCL's bandwidth term at this size (algbw with no latency)
     double nccl_time_s = 0;     ///< NCCL's own estimate, latency_s + bytes / bandwidth: what it picks by
+    /// The rate the run moves the bytes at: bandwidth_GBps, except for an NVLS all-reduce in one
+    /// node, which runs at the wires' rate that NCCL's estimate rounds down (NcclModel::run_bandwidth).
+    double run_bandwidth_GBps = 0;
     /// NVLS and the NVLS tree: the loops their pipeline needs to fill before the stream runs at
     /// its rate, which NCCL's estimate leaves out (NcclModel::pipeline_fill_s); 0 for the others.
     double pipeline_fill_s = 0;
@@ -78,7 +81,7 @@ struct CollectiveCost {
     std::uint32_t threads = 0;
     std::uint32_t max_channels = 0;
     double narrow_s = 0;
-    double time_s = 0;               ///< nccl_time_s + pipeline_fill_s + narrow_s
+    double time_s = 0;               ///< latency_s + bytes / run_bandwidth_GBps + pipeline_fill_s + narrow_s
     double algbw_GBps = 0;      ///< bytes / time_s
     double busbw_GBps = 0;      ///< algbw x busbw_factor
 };
@@ -136,6 +139,14 @@ public:
         double fraction = 1.0;
     };
     Width width(CollectiveAlgorithm a, CollectiveProtocol p, double bytes) const;
+    /// The algorithm bandwidth a run reaches, given NCCL's estimate of it. An NVLS all-reduce in one
+    /// node moves S(1 + 1/n) bytes each way over every GPU's NVLink (its share of the input into the
+    /// switch, which adds; the sum of its slice out, which the switch sends to all), at NCCL's
+    /// NVLS efficiency of the link's rate B: algbw = efficiency x B x n/(n+1). NCCL's estimate is
+    /// the same formula with B/(n+1) rounded down to a speed its search lists (and, in one node,
+    /// capped at the fastest one): 40 for 41.2 GB/s on 8 H100s, 60 for 74 on 4, 90 on B200. Every
+    /// other algorithm runs at the estimate's rate.
+    double run_bandwidth(CollectiveAlgorithm a, double estimate_GBps) const;
     /// NVLS and the NVLS tree: one loop's bytes at this size (0 for the others).
     double pipeline_loop_bytes(CollectiveAlgorithm a, double bytes) const;
     /// The available algorithm and protocol within `choice` that NCCL picks: the least of its own
@@ -162,6 +173,7 @@ private:
     HostCpu m_host = HostCpu::intel;
     bool m_nvls = false;
     double m_nic_GBps = 0;  ///< one NIC, one direction (the NVLS tree's channels on Blackwell read it)
+    double m_nvlink_GBps = 0;  ///< one GPU's NVLink at NCCL's rate, one direction (NVLS's run reads it)
     NcclGraph m_graph[5];
     double m_latency_us[5][3] = {};
     double m_bandwidth_GBps[5][3] = {};
