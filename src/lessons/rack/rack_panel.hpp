@@ -98,6 +98,8 @@ public:
     bool answers_hidden() const { return m_playback.cursor() <= 0 && !m_playback.playing(); }
     /// A readout's value, or "?" while the answers are hidden.
     std::string shown(const std::string& value) const { return answers_hidden() ? "?" : value; }
+    /// The collective's step in words, at the cursor; before a run of NCCL's own pick, without its name.
+    std::string step_head() const;
 
 private:
     std::string status_line() const;
@@ -119,7 +121,6 @@ private:
     void draw_time_split();
     std::string time_split_text() const;          ///< "2.70 ms = 600 ns latency + 2.70 ms moving the bytes"
     float time_split_height(float wrap) const;    ///< its height with the bound beside it, wrapped at `wrap`
-    std::string step_head() const;                ///< the all-reduce step in words, at the cursor
     void draw_step();
     void draw_legend();
     void draw_predict();  ///< the collapsed "Predict first?" area under Send

@@ -184,7 +184,12 @@ float RackPanel::time_split_height(float wrap) const {
     return ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y + ImGui::GetTextLineHeightWithSpacing();
 }
 
-std::string RackPanel::step_head() const { return core::collective_play_text(m_collective, m_playback.cursor()); }
+std::string RackPanel::step_head() const {
+    // Before Run, NCCL's pick is the question ("NCCL PICKS ?"): the words do not name it either.
+    if (!m_algorithm && answers_hidden() && m_collective.steps > 0)
+        return "Press Run: the rack shows NCCL's pick at work.";
+    return core::collective_play_text(m_collective, m_playback.cursor());
+}
 
 std::vector<std::pair<std::string, bool>> RackPanel::collective_words(bool revealed, bool with_guess) const {
     // NCCL's pick and why (after the run: it answers the guess), the bound, the verdict, the reveal.
