@@ -118,7 +118,8 @@ double NcclModel::run_bandwidth(CollectiveAlgorithm a, double estimate_GBps) con
     // older, so every version's run uses it (8 H100s measured 479-480 GB/s busbw on 2.18 and 2.20).
     const double n = m_group.gpus;
     const int row = m_generation == GpuGeneration::ampere ? 1 : m_generation == GpuGeneration::hopper ? 2 : 3;
-    return nccl_tuning().nvls_efficiency[row] * m_nvlink_GBps * n / (n + 1);
+    const double wires = nccl_tuning().nvls_efficiency[row] * m_nvlink_GBps * n / (n + 1);
+    return wires > 0 ? wires : estimate_GBps;  // no efficiency for the generation (a custom preset): NCCL's
 }
 
 void NcclModel::add_runtime_effects(CollectiveCost& c, double bytes) const {

@@ -2,8 +2,8 @@
 // restated in our own words, on graphs read from its topology search (src/graph/search.cc).
 //
 // [SECTION] graphs   [SECTION] the cost table   [SECTION] choosing
-// (What a run does that NCCL's estimate leaves out, NVLS's pipeline fill and small messages'
-// fewer channels, is in beyond_estimate.cpp.)
+// (What a run does otherwise than NCCL's estimate says, NVLS's pipeline fill, small messages'
+// fewer channels and NVLS's rate in one node, is in beyond_estimate.cpp.)
 #include "m2m/core/rack/collective_cost.hpp"
 
 #include <algorithm>

@@ -82,8 +82,8 @@ std::string choice_sentence(const Cluster& cluster, const CollectiveResult& r) {
                   std::to_string(pick.channels) + " of its " + std::to_string(pick.max_channels) + " channels";
         if (next->run_bandwidth_GBps > next->bandwidth_GBps)
             why += (why.empty() ? "it prices " : ", and it prices ") + named(*next) + " at an algbw of " +
-                   format_rate_GBps(next->bandwidth_GBps) + ", rounding each channel's speed down to one its search "
-                   "lists, where the wires give " + format_rate_GBps(next->run_bandwidth_GBps);
+                   format_rate_GBps(next->bandwidth_GBps) + ", each channel held to a speed its search lists, where "
+                   "the wires at NVLS's efficiency give " + format_rate_GBps(next->run_bandwidth_GBps);
         if (!why.empty())
             out += " NCCL's own estimate puts " + named(pick) + " first (" + format_seconds(pick.nccl_time_s) +
                    " against " + format_seconds(next->nccl_time_s) + "), but " + why + ".";
@@ -145,11 +145,18 @@ std::string other_verdict(const Cluster& cluster, const CollectiveResult& r, con
         const std::string ceiling = format_rate_GBps(sys.nvlink.effective_GBps());
         std::string out = "Each GPU sends its data into the NVSwitch once; the switch adds it and sends the sum back to "
                           "all. A ring moves 2(n-1)/n of the data over every GPU's link, so ";
+        // The busbw it streams at, fixed costs aside: on few GPUs the switch saves less than NVLS's
+        // efficiency costs, and it never passes the ring's figure.
+        const double streaming = r.nccl.run_bandwidth_GBps * busbw_factor(r.op, r.gpus);
         if (r.busbw_GBps > sys.nvlink.effective_GBps())
             out += "NVLS reaches a busbw of " + st.busbw + ", above NVLink's " + ceiling + " for a ring.";
-        else
+        else if (streaming > sys.nvlink.effective_GBps())
             out += "with large messages NVLS passes NVLink's " + ceiling + " busbw for a ring; at this size its fixed "
                    "costs hold it to " + st.busbw + ".";
+        else
+            out += "it would pass NVLink's " + ceiling + " busbw for a ring on more GPUs, but on " +
+                   std::to_string(r.gpus) + " the sum saves too little: busbw " + st.busbw + ", at most " +
+                   format_rate_GBps(streaming) + ".";
         const char* stages = r.op == CollectiveOp::all_reduce       ? "into the switch, the sum, back out"
                              : r.op == CollectiveOp::reduce_scatter ? "into the switch, the sum"
                                                                     : "into the switch, back out";

@@ -115,9 +115,9 @@ public:
     std::string refusal(const CollectiveChoice& choice) const;
     /// The cost of one algorithm and protocol (must be available).
     CollectiveCost cost(double bytes, CollectiveAlgorithm a, CollectiveProtocol p) const;
-    /// NVLS streams through a pipeline of warps (device/all_reduce.h): some scatter each GPU's
-    /// input into the switch's buffers, some add through the switch and multicast the sum, some
-    /// gather it into the output (reduce-scatter and all-gather have two of these stages). It
+    /// NVLS streams through a pipeline of warps (device/all_reduce.h): some copy each GPU's input
+    /// into its own buffer that the switch reads, some add through the switch and multicast the
+    /// sum, some copy it from the GPU's own buffer into the output (reduce-scatter and all-gather have two of these stages). It
     /// moves the data in loops of channels x GPUs x chunk bytes, the chunk shrinking for smaller
     /// messages (enqueue.cc), and the first loop passes every stage before the last one starts:
     /// (stages - 1) loops at the stream's rate, which NCCL's estimate leaves out. The NVLS tree
@@ -139,13 +139,15 @@ public:
         double fraction = 1.0;
     };
     Width width(CollectiveAlgorithm a, CollectiveProtocol p, double bytes) const;
-    /// The algorithm bandwidth a run reaches, given NCCL's estimate of it. An NVLS all-reduce in one
-    /// node moves S(1 + 1/n) bytes each way over every GPU's NVLink (its share of the input into the
-    /// switch, which adds; the sum of its slice out, which the switch sends to all), at NCCL's
-    /// NVLS efficiency of the link's rate B: algbw = efficiency x B x n/(n+1). NCCL's estimate is
-    /// the same formula with B/(n+1) rounded down to a speed its search lists (and, in one node,
-    /// capped at the fastest one): 40 for 41.2 GB/s on 8 H100s, 60 for 74 on 4, 90 on B200. Every
-    /// other algorithm runs at the estimate's rate.
+    /// The algorithm bandwidth a run reaches, given NCCL's estimate of it. In an NVLS all-reduce
+    /// in one node the switch reads all of every GPU's input (S bytes out of each), adds, and each
+    /// GPU stores the sum of its slice back through the switch to all n (S/n out, S in): S(1 + 1/n)
+    /// each way per GPU. At NCCL's NVLS efficiency of the link's rate B: algbw = efficiency x B x
+    /// n/(n+1). NCCL's estimate gives each of its n channels min(2 x efficiency x (n-1)/n x
+    /// bwIntra, bwInter), with bwIntra the fastest speed its search lists that (n+1) channels fit
+    /// in B and bwInter, in one node, at most the fastest speed on the list (60 GB/s Hopper, 90
+    /// Blackwell): 476 against 490 GB/s busbw on 8 H100s, 240 against 378 on 4, 720 against 831
+    /// on 8 B200s. Every other algorithm runs at the estimate's rate.
     double run_bandwidth(CollectiveAlgorithm a, double estimate_GBps) const;
     /// NVLS and the NVLS tree: one loop's bytes at this size (0 for the others).
     double pipeline_loop_bytes(CollectiveAlgorithm a, double bytes) const;
