@@ -3,7 +3,7 @@
 // - NVLS's pipeline: the loops its warp groups pass from stage to stage (src/device/all_reduce.h,
 //   channel counts in src/transport/nvls.cc, chunk rules in src/enqueue.cc);
 // - a small message's width: the fewer channels and threads enqueue.cc gives it;
-// - NVLS's rate in one node, which the estimate rounds down to the speeds its search lists.
+// - NVLS's rate in one node, which the estimate holds to the speeds its search lists.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -114,7 +114,7 @@ NcclModel::Width NcclModel::width(CollectiveAlgorithm a, CollectiveProtocol p, d
 double NcclModel::run_bandwidth(CollectiveAlgorithm a, double estimate_GBps) const {
     if (a != CollectiveAlgorithm::nvls || m_op != CollectiveOp::all_reduce || m_group.nodes != 1 || !(estimate_GBps > 0))
         return estimate_GBps;
-    // The efficiency is NCCL's measured one (2.28.3 on); the wires and the kernel's loop are
+    // The efficiency is NCCL's tuning constant (2.28.3 on); the wires and the kernel's loop are
     // older, so every version's run uses it (8 H100s measured 479-480 GB/s busbw on 2.18 and 2.20).
     const double n = m_group.gpus;
     const int row = m_generation == GpuGeneration::ampere ? 1 : m_generation == GpuGeneration::hopper ? 2 : 3;

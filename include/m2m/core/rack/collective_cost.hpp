@@ -68,7 +68,7 @@ struct CollectiveCost {
     double bandwidth_GBps = 0;  ///< NCCL's bandwidth term at this size (algbw with no latency)
     double nccl_time_s = 0;     ///< NCCL's own estimate, latency_s + bytes / bandwidth: what it picks by
     /// The rate the run moves the bytes at: bandwidth_GBps, except for an NVLS all-reduce in one
-    /// node, which runs at the wires' rate that NCCL's estimate rounds down (NcclModel::run_bandwidth).
+    /// node, which runs at its wires' rate, above what NCCL's estimate gives it (NcclModel::run_bandwidth).
     double run_bandwidth_GBps = 0;
     /// NVLS and the NVLS tree: the loops their pipeline needs to fill before the stream runs at
     /// its rate, which NCCL's estimate leaves out (NcclModel::pipeline_fill_s); 0 for the others.
@@ -117,8 +117,8 @@ public:
     CollectiveCost cost(double bytes, CollectiveAlgorithm a, CollectiveProtocol p) const;
     /// NVLS streams through a pipeline of warps (device/all_reduce.h): some copy each GPU's input
     /// into its own buffer that the switch reads, some add through the switch and multicast the
-    /// sum, some copy it from the GPU's own buffer into the output (reduce-scatter and all-gather have two of these stages). It
-    /// moves the data in loops of channels x GPUs x chunk bytes, the chunk shrinking for smaller
+    /// sum, some copy it from the GPU's own buffer into the output (reduce-scatter and all-gather
+    /// have two of these stages). It moves the data in loops of channels x GPUs x chunk bytes, the chunk shrinking for smaller
     /// messages (enqueue.cc), and the first loop passes every stage before the last one starts:
     /// (stages - 1) loops at the stream's rate, which NCCL's estimate leaves out. The NVLS tree
     /// runs the same three stages in each node, the sum going up and down the tree between the
