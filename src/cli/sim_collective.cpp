@@ -142,7 +142,7 @@ json sweep_json(const CollectiveOptions& o, const core::Cluster& cluster, const 
             {"hardware", o.rack.hardware},
             {"system", cluster.system().name},
             {"nccl_version", std::string(tuning.version)},
-            {"model", "NCCL's closed-form cost (latency + bytes / bandwidth per algorithm and protocol) plus what a run does otherwise: the loops NVLS's and the NVLS tree's pipeline take to fill (pipeline_fill_s), a small message's pace on fewer channels and threads (narrow_s), and NVLS's all-reduce in one node at its wires' rate, where NCCL's estimate holds each channel to a speed its search lists (run_bandwidth_GBps against nccl_bandwidth_GBps, algbw); auto is NCCL's pick by its own estimate (nccl_time_s)"},
+            {"model", "NCCL's closed-form cost (latency + bytes / bandwidth per algorithm and protocol) plus what a run does otherwise: the loops NVLS's and the NVLS tree's pipeline take to fill (pipeline_fill_s), a small message's pace on fewer channels and threads (narrow_s), NVLS's all-reduce in one node at its wires' rate, where NCCL's estimate holds each channel to a speed its search lists, and the tree across nodes without the 15% NCCL's estimate charges its plain TREE pattern (run_bandwidth_GBps against nccl_bandwidth_GBps, algbw); auto is NCCL's pick by its own estimate (nccl_time_s)"},
             {"nvlink_ceiling_GBps", s.nvlink_ceiling_GBps},
             {"network_ceiling_GBps", s.network_ceiling_GBps},
             {"latency_floor_s", s.latency_floor_s},

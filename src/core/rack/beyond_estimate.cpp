@@ -3,7 +3,8 @@
 // - NVLS's pipeline: the loops its warp groups pass from stage to stage (src/device/all_reduce.h,
 //   channel counts in src/transport/nvls.cc, chunk rules in src/enqueue.cc);
 // - a small message's width: the fewer channels and threads enqueue.cc gives it;
-// - NVLS's rate in one node, which the estimate holds to the speeds its search lists.
+// - NVLS's rate in one node, which the estimate holds to the speeds its search lists;
+// - the tree's rate across nodes, which the estimate charges for its plain TREE pattern.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -111,7 +112,14 @@ NcclModel::Width NcclModel::width(CollectiveAlgorithm a, CollectiveProtocol p, d
             nc * nt / (m_exec_channels * (full_threads + sync))};
 }
 
+bool NcclModel::tree_pattern_charged() const {
+    const bool one_per_node = m_group.gpus == m_group.nodes;
+    return m_group.nodes > 1 && (one_per_node || m_generation != GpuGeneration::ampere);
+}
+
 double NcclModel::run_bandwidth(CollectiveAlgorithm a, double estimate_GBps) const {
+    // The tree's 15% is the estimate's, not the run's: measured trees reach the per-channel ceiling.
+    if (a == CollectiveAlgorithm::tree && tree_pattern_charged()) return estimate_GBps / tree_pattern_charge;
     if (a != CollectiveAlgorithm::nvls || m_op != CollectiveOp::all_reduce || m_group.nodes != 1 || !(estimate_GBps > 0))
         return estimate_GBps;
     // The efficiency is NCCL's tuning constant (2.28.3 on); the wires and the kernel's loop are

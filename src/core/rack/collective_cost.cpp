@@ -179,9 +179,8 @@ double NcclModel::bus_bandwidth(CollectiveAlgorithm a, CollectiveProtocol p) con
         if (p == P::ll) bus = std::min(bus / 3.8, ll_max);
         if (p == P::ll128)
             bus = std::min(bus * (m_group.nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), C * m_t.tree_ll128_per_channel_GBps[row][col]);
-        // On Hopper and later NCCL's search falls back to the plain TREE pattern (all of a
-        // node's network traffic through one GPU), which its model charges 0.85 for.
-        if (m_generation != GpuGeneration::ampere) bus *= 0.85;
+        // NCCL's model charges its plain TREE pattern (one GPU carries a channel in and out of a node).
+        if (tree_pattern_charged()) bus *= tree_pattern_charge;
     }
     return bus;
 }

@@ -72,7 +72,7 @@ std::string choice_sentence(const Cluster& cluster, const CollectiveResult& r) {
         out += "; " + named(*next) + " needs " + path_of(next->algorithm, r.op, r.group) + ": " + format_seconds(next->time_s);
     out += ".";
     // NCCL picks by its own estimate, which leaves out NVLS's pipeline filling and a small
-    // message's few channels, and prices NVLS in one node below its wires' rate.
+    // message's few channels, and prices NVLS in one node and the tree across nodes below their runs.
     if (next && next->time_s < pick.time_s) {
         std::string why;
         if (pick.pipeline_fill_s > 0)
@@ -82,8 +82,7 @@ std::string choice_sentence(const Cluster& cluster, const CollectiveResult& r) {
                   std::to_string(pick.channels) + " of its " + std::to_string(pick.max_channels) + " channels";
         if (next->run_bandwidth_GBps > next->bandwidth_GBps)
             why += (why.empty() ? "it prices " : ", and it prices ") + named(*next) + " at an algbw of " +
-                   format_rate_GBps(next->bandwidth_GBps) + ", each channel held to a speed its search lists, where "
-                   "the wires at NVLS's efficiency give " + format_rate_GBps(next->run_bandwidth_GBps);
+                   format_rate_GBps(next->bandwidth_GBps) + ", " + run_rate_reason(*next);
         if (!why.empty())
             out += " NCCL's own estimate puts " + named(pick) + " first (" + format_seconds(pick.nccl_time_s) +
                    " against " + format_seconds(next->nccl_time_s) + "), but " + why + ".";
@@ -250,6 +249,15 @@ CollectiveStory tell(const Cluster& cluster, const CollectiveResult& r) {
     st.rings_note = rings_note(cluster, r);
     st.choice = choice_sentence(cluster, r);
     return st;
+}
+
+std::string run_rate_reason(const CollectiveCost& c) {
+    if (!(c.run_bandwidth_GBps > c.bandwidth_GBps)) return {};
+    const std::string run = format_rate_GBps(c.run_bandwidth_GBps);
+    if (c.algorithm == CollectiveAlgorithm::tree)
+        return "less 15% for a tree whose channels enter and leave each node through one GPU, which measured runs do "
+               "not lose: they reach " + run;
+    return "each channel held to a speed its search lists, where the wires at NVLS's efficiency give " + run;
 }
 
 std::string ring_step_text(CollectiveOp op, std::size_t n, std::size_t step) {

@@ -123,11 +123,13 @@ void RackPanel::draw_plot_hover(const ui::LogLogFrame& f) {
                 std::string(core::collective_protocol_label(c.protocol)).c_str());
     ImGui::Text("time %s \xc2\xb7 algbw %s \xc2\xb7 busbw %s", core::format_seconds(c.time_s).c_str(),
                 core::format_rate_GBps(c.algbw_GBps).c_str(), core::format_rate_GBps(c.busbw_GBps).c_str());
-    if (c.run_bandwidth_GBps > c.bandwidth_GBps) {
-        ImGui::TextDisabled("NCCL's own estimate: %s, without the %s its pipeline takes to fill,",
-                            core::format_seconds(c.nccl_time_s).c_str(), core::format_seconds(c.pipeline_fill_s).c_str());
-        ImGui::TextDisabled("at an algbw of %s where the wires at NVLS's efficiency give %s",
-                            core::format_rate_GBps(c.bandwidth_GBps).c_str(), core::format_rate_GBps(c.run_bandwidth_GBps).c_str());
+    if (const std::string why = core::run_rate_reason(c); !why.empty()) {
+        if (c.pipeline_fill_s > 0)
+            ImGui::TextDisabled("NCCL's own estimate: %s, without the %s its pipeline takes to fill,",
+                                core::format_seconds(c.nccl_time_s).c_str(), core::format_seconds(c.pipeline_fill_s).c_str());
+        else
+            ImGui::TextDisabled("NCCL's own estimate: %s,", core::format_seconds(c.nccl_time_s).c_str());
+        ImGui::TextDisabled("at an algbw of %s, %s", core::format_rate_GBps(c.bandwidth_GBps).c_str(), why.c_str());
     } else if (c.pipeline_fill_s > 0)
         ImGui::TextDisabled("NCCL's own estimate: %s, without the %s its pipeline takes to fill",
                             core::format_seconds(c.nccl_time_s).c_str(), core::format_seconds(c.pipeline_fill_s).c_str());

@@ -147,8 +147,18 @@ public:
     /// bwIntra, bwInter), with bwIntra the fastest speed its search lists that (n+1) channels fit
     /// in B and bwInter, in one node, at most the fastest speed on the list (60 GB/s Hopper, 90
     /// Blackwell): 476 against 490 GB/s busbw on 8 H100s, 240 against 378 on 4, 720 against 831
-    /// on 8 B200s. Every other algorithm runs at the estimate's rate.
+    /// on 8 B200s. The tree runs without the 15% NCCL's estimate charges its plain TREE pattern
+    /// (tree_pattern_charged): forced trees on two B200 clusters, 4 to 64 nodes, measured 190.7 to
+    /// 195.9 GB/s busbw, NCCL's own per-channel ceiling (24 GB/s x 8 channels) with no charge.
+    /// Every other algorithm runs at the estimate's rate.
     double run_bandwidth(CollectiveAlgorithm a, double estimate_GBps) const;
+    /// Whether NCCL's search settles on its plain TREE pattern (search.cc), whose traffic enters
+    /// and leaves a node through one GPU and which its estimate charges 15% (tuning.cc): with one
+    /// GPU a node, and across nodes from Hopper on, where a GPU with a NIC of its own (PIX) finds
+    /// no second GPU as close to that NIC for the balanced tree and the search tries the plain
+    /// one next. Inside one node there is no NIC and the balanced tree stays.
+    bool tree_pattern_charged() const;
+    static constexpr double tree_pattern_charge = 0.85;
     /// NVLS and the NVLS tree: one loop's bytes at this size (0 for the others).
     double pipeline_loop_bytes(CollectiveAlgorithm a, double bytes) const;
     /// The available algorithm and protocol within `choice` that NCCL picks: the least of its own

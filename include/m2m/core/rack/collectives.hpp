@@ -168,6 +168,11 @@ struct CollectiveStory {
 };
 CollectiveStory tell(const Cluster& cluster, const CollectiveResult& r);
 
+/// Why a run streams faster than NCCL's estimate of it (NcclModel::run_bandwidth), to follow "it
+/// prices the NVLS at an algbw of 160 GB/s, ": "each channel held to a speed its search lists,
+/// where the wires at NVLS's efficiency give 252 GB/s". Empty where the run keeps the estimate's rate.
+std::string run_rate_reason(const CollectiveCost& c);
+
 /// "Step 3 of 14 · reduce-scatter: each GPU adds the chunk it receives to its own."
 std::string ring_step_text(CollectiveOp op, std::size_t n, std::size_t step);
 
