@@ -71,6 +71,8 @@ void apply_imgui_style(const Theme& theme, float scale) {
         style.Colors[ImGuiCol_WindowBg] = ImVec4(1, 1, 1, 1);
         style.FrameBorderSize = 1.0f;
     }
+    // Tooltips and menus opaque: a projected tooltip over a paragraph must not show the words beneath.
+    style.Colors[ImGuiCol_PopupBg].w = 1.0f;
     // Square corners throughout, like the panels (ui::fill_opaque): under software GL a rounded,
     // anti-aliased frame costs ~20 times the triangles of a square one, on every button and slider.
     style.WindowRounding = 0;

@@ -235,6 +235,21 @@ std::optional<LogLogFrame> log_log_frame(const std::vector<PlotSeries>& series, 
     return LogLogFrame{a, b, lx0, lx1, ly0, ly1};
 }
 
+// A decade's number as a reader takes it in at a glance: 0.001 to 1000 as they are, larger with a
+// metric prefix (10k, 1M, 100G), smaller as a power of ten (1e-5).
+void decade_label(char* buf, std::size_t n, double e) {
+    const int k = static_cast<int>(std::lround(e));
+    if (k >= -3 && k <= 3) {
+        std::snprintf(buf, n, "%g", std::pow(10.0, k));
+    } else if (k > 3 && k < 18) {
+        static const char* const prefix[] = {"k", "M", "G", "T", "P"};
+        static const char* const mantissa[] = {"1", "10", "100"};
+        std::snprintf(buf, n, "%s%s", mantissa[k % 3], prefix[k / 3 - 1]);
+    } else {
+        std::snprintf(buf, n, "1e%d", k);
+    }
+}
+
 // A grid line at every decade, a number at every decade that has room for one (a short plot
 // over many decades labels every second or third).
 void draw_log_log_grid(const Theme& th, ImDrawList* dl, const LogLogFrame& f) {
@@ -244,14 +259,14 @@ void draw_log_log_grid(const Theme& th, ImDrawList* dl, const LogLogFrame& f) {
     auto label_step = [](float room_px, float label_px) {
         return room_px >= label_px ? 1 : static_cast<int>(std::ceil(label_px / std::max(room_px, 1.0f)));
     };
-    std::snprintf(buf, sizeof buf, "%g", std::pow(10.0, f.lx1));
+    decade_label(buf, sizeof buf, f.lx1);
     const int x_step = label_step((b.x - a.x) / static_cast<float>(f.lx1 - f.lx0), ImGui::CalcTextSize(buf).x + fs);
     const int y_step = label_step((b.y - a.y) / static_cast<float>(f.ly1 - f.ly0), fs * 1.1f);
     for (double e = f.lx0; e <= f.lx1; e += 1) {  // decade grid
         const ImVec2 s = f.to_screen(std::pow(10.0, e), std::pow(10.0, f.ly0));
         dl->AddLine(ImVec2(s.x, a.y), ImVec2(s.x, b.y), th.grid);
         if (static_cast<int>(e - f.lx0) % x_step != 0) continue;
-        std::snprintf(buf, sizeof buf, "%g", std::pow(10.0, e));
+        decade_label(buf, sizeof buf, e);
         const float tw = ImGui::CalcTextSize(buf).x;
         dl->AddText(ImVec2(std::min(s.x - tw * 0.5f, b.x - tw), b.y + 2), th.text_dim, buf);
     }
@@ -259,7 +274,7 @@ void draw_log_log_grid(const Theme& th, ImDrawList* dl, const LogLogFrame& f) {
         const ImVec2 s = f.to_screen(std::pow(10.0, f.lx0), std::pow(10.0, e));
         dl->AddLine(ImVec2(a.x, s.y), ImVec2(b.x, s.y), th.grid);
         if (static_cast<int>(e - f.ly0) % y_step != 0) continue;
-        std::snprintf(buf, sizeof buf, "%g", std::pow(10.0, e));
+        decade_label(buf, sizeof buf, e);
         dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(buf).x - 4, s.y - fs * 0.5f), th.text_dim, buf);
     }
 }

@@ -41,10 +41,12 @@ scenario_dir=$(mktemp -d)
 echo '{"lesson": "layers", "state": {"widths": [4, "six", 3]}' >"$scenario_dir/broken.json"
 echo '{"lesson": "layers", "state": {"widths": [4, "six", 3]}}' >"$scenario_dir/wrong_type.json"
 echo '{"lesson": "nowhere", "state": {}}' >"$scenario_dir/unknown.json"
+echo '{"format": "math-to-metal scenario", "version": 1, "lesson": "rack", "state": {"hardware": "a100", "mode": "allreduce", "algorithm": "nvls"}}' >"$scenario_dir/a100_nvls.json"
 check "--scenario" --scenario "$scenario_dir/missing.json"
 check "--scenario" --scenario "$scenario_dir/broken.json"
 check "--scenario" --scenario "$scenario_dir/wrong_type.json"
 check "--scenario" --scenario "$scenario_dir/unknown.json"
+check "NVLS needs an NVSwitch" --scenario "$scenario_dir/a100_nvls.json"
 check "--scenario" --scenario "$scenario_dir"
 rm -rf "$scenario_dir"
 [ "$failures" -eq 0 ] || exit 1

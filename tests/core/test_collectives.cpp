@@ -230,6 +230,21 @@ TEST_CASE("from the plot's crossover on, every size's story says bandwidth-bound
         }
 }
 
+TEST_CASE("the plot's network ceiling is what the NICs allow the collective's busbw, and the curves stay under it") {
+    const Cluster c = cluster_of("h100", 8, 2);
+    const double nic = c.system().infiniband.effective_GBps();
+    // A ring across nodes: each node's 8 NICs carry one ring each.
+    CHECK(sweep_collective(c.system(), first_gpus_group(16, 8), CollectiveOp::all_reduce).network_ceiling_GBps == Approx(8 * nic));
+    // An all-to-all: each GPU's own NIC carries the share bound for other nodes, (n - 8)/n of its data.
+    for (std::uint32_t n : {16u, 128u}) {
+        INFO(n << " GPUs");
+        const CollectiveSweep sw = sweep_collective(c.system(), first_gpus_group(n, 8), CollectiveOp::all_to_all);
+        CHECK(sw.network_ceiling_GBps == Approx(nic * (n - 1.0) / (n - 8.0)));
+        for (const CollectiveCost& p : sw.picks) CHECK(p.busbw_GBps <= sw.network_ceiling_GBps * 1.0001);
+        CHECK(sw.picks.back().busbw_GBps > 0.9 * sw.network_ceiling_GBps);
+    }
+}
+
 TEST_CASE("where the layout is not NCCL's, the simulation departs from the closed form, as it should") {
     // One ring across 16 nodes pushes all of a node's traffic through one NIC.
     const Cluster c = cluster_of("h100", 8, 2);
@@ -290,6 +305,10 @@ TEST_CASE("an 8-byte all-reduce on 128 H100s: NCCL's tree crosses the network 8 
     CHECK(nvlink_hops == 14);
     CHECK(wave_s == Approx(r.step_latency_s).epsilon(1e-6));
     CHECK(r.time_s == Approx(55.2e-6).epsilon(0.01));
+    // The two bars of send ends say what they measure: the tree's one pass, nearly all fixed cost;
+    // the ring's steps, each alike.
+    CHECK(tell(c, r).sends_caption == "In its one pass (48.4 µs, nearly all of it fixed cost), the sends on each wire end after:");
+    CHECK_THAT(tell(c, by_ring).sends_caption, Catch::StartsWith("In each of the 254 steps ("));
 }
 
 TEST_CASE("a tree's two binary trees spread each node's network traffic evenly over its NICs") {

@@ -160,6 +160,7 @@ TEST_CASE("a 64-GPU all-reduce goes around the ring step by step, held back by I
     RackPanel panel(ui.context());
     panel.set_mode(RackPanel::Mode::all_reduce);
     panel.set_algorithm(core::CollectiveAlgorithm::ring);
+    panel.set_ring_per_nic(false);  // the lesson's picture: one ring, 7 of each node's 8 NICs idle
     panel.set_group(8);
     const double one_node_busbw = panel.collective().busbw_GBps;
     CHECK(panel.collective().slowest == core::LinkType::nvlink);
@@ -196,6 +197,10 @@ TEST_CASE("one ring per NIC spreads the traffic over every NIC, and the panel sa
     panel.set_mode(RackPanel::Mode::all_reduce);
     panel.set_algorithm(core::CollectiveAlgorithm::ring);
     panel.set_group(16);
+    // By default the rings are NCCL's: one per NIC at least, so the time is the one the words quote.
+    CHECK(panel.collective().rings >= 8);
+    CHECK(panel.collective().time_s == Approx(panel.collective().nccl.time_s).epsilon(0.05));
+    panel.set_ring_per_nic(false);
     const double one_ring = panel.collective().busbw_GBps;
     CHECK_THAT(panel.collective_story().rings_note, Catch::Contains("understates"));
     panel.set_ring_per_nic(true);
@@ -245,7 +250,16 @@ TEST_CASE("a scenario restores the whole set-up, and a bad one changes nothing")
     CHECK_THROWS_AS(panel.load_state({{"op", "allsum"}}), std::invalid_argument);
     CHECK_THROWS_AS(panel.load_state({{"algorithm", "butterfly"}}), std::invalid_argument);
     CHECK_THROWS_AS(panel.load_state({{"collective_bytes", 4}}), std::invalid_argument);
+    // An algorithm the file's own hardware cannot run is refused with the core's reason, not
+    // quietly run as NCCL's pick.
+    CHECK_THROWS_WITH(panel.load_state({{"hardware", "a100"}, {"algorithm", "nvls"}}),
+                      Catch::Contains("\"algorithm\": NVLS needs an NVSwitch that can add") && Catch::Contains("(accepted: auto, ring)"));  // the reduce-scatter loaded above
+    CHECK_THROWS_WITH(panel.load_state({{"op", "broadcast"}, {"algorithm", "tree"}}), Catch::Contains("no tree broadcast"));
     CHECK(panel.status() == before);
+    // Without "algorithm" the file keeps the panel's own, which falls back to auto where it cannot run.
+    panel.load_state({{"algorithm", "nvls"}, {"group", 8}});
+    panel.load_state({{"hardware", "a100"}});
+    CHECK_FALSE(panel.collective().algorithm == core::CollectiveAlgorithm::nvls);
     CHECK_THAT(panel.timeline_csv(), Catch::StartsWith("step,ring,position,from,to,type,start_s,end_s\n"));
 }
 

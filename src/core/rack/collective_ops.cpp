@@ -113,8 +113,14 @@ CollectiveSweep sweep_collective(const SystemSpec& system, const CollectiveGroup
     while (from > 0 && bandwidth_bound(out.picks[from - 1])) --from;
     if (from > 0 && from < out.picks.size()) out.crossover_bytes = out.sizes[from];
     out.nvlink_ceiling_GBps = system.nvlink.effective_GBps();
-    // Across nodes each member leaves through its own NIC: a node's members share as many.
-    if (group.nodes > 1) out.network_ceiling_GBps = group.gpus_per_node * system.infiniband.effective_GBps();
+    // Across nodes each member leaves through its own NIC: a node's members share as many. In an
+    // all-to-all each GPU's own NIC carries the (n - ppn)/n of its data bound for other nodes, so
+    // busbw = algbw (n-1)/n stops at NIC x (n-1)/(n - ppn).
+    const double nic = system.infiniband.effective_GBps();
+    if (group.nodes > 1)
+        out.network_ceiling_GBps = op == CollectiveOp::all_to_all
+                                       ? nic * (group.gpus - 1.0) / (group.gpus - group.gpus_per_node)
+                                       : group.gpus_per_node * nic;
     return out;
 }
 

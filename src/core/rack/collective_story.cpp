@@ -130,11 +130,21 @@ std::string ring_verdict(const Cluster& cluster, const CollectiveResult& r, cons
 }
 
 // NVLS's pipeline (NcclModel::pipeline_fill_s): empty when it has none.
+// How much of a one-pass algorithm's pass is fixed cost: "48.4 µs of it fixed cost", or "nearly all
+// of it fixed cost" where the bytes take under 1%.
+std::string pass_fixed(const CollectiveResult& r) {
+    const double fixed = std::min(r.step_latency_s, r.step_s);
+    if (fixed >= 0.99 * r.step_s) return "nearly all of it fixed cost";
+    return format_seconds(fixed) + " of it fixed cost";
+}
+
 std::string pipeline_sentence(const CollectiveResult& r, const char* stages) {
     if (!(r.nccl.pipeline_fill_s > 0)) return {};
     return " It streams in loops of " + format_bytes(r.nccl.pipeline_loop_bytes) + ", stage after stage (" + stages +
            "): filling that pipeline takes " + format_seconds(r.nccl.pipeline_fill_s) + ", " +
-           format_percent(r.nccl.pipeline_fill_s / r.time_s, 0) + " of the time.";
+           (r.nccl.pipeline_fill_s < 0.005 * r.time_s ? std::string("under 1%")
+                                                       : format_percent(r.nccl.pipeline_fill_s / r.time_s, 0)) +
+           " of the time.";
 }
 
 std::string other_verdict(const Cluster& cluster, const CollectiveResult& r, const CollectiveStory& st) {
@@ -227,6 +237,10 @@ CollectiveStory tell(const Cluster& cluster, const CollectiveResult& r) {
         return st;
     }
     const double latency_s = r.base_latency_s + static_cast<double>(r.steps) * r.step_latency_s;
+    st.sends_caption = r.steps > 1 ? "In each of the " + std::to_string(r.steps) + " steps (" + format_seconds(r.step_s) +
+                                         "), the sends on each wire end after:"
+                                   : "In its one pass (" + format_seconds(r.step_s) + ", " + pass_fixed(r) +
+                                         "), the sends on each wire end after:";
     // Three parts: the fixed cost, the pace of the few threads a small message runs on, the wires.
     const double narrow_s = std::min(r.nccl.narrow_s, r.time_s - latency_s);
     const double wires_s = r.time_s - latency_s - narrow_s;

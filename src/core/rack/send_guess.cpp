@@ -50,20 +50,35 @@ SendReveal reveal_send(const SendGuess& guess, const Cluster& cluster, const Tra
 
 std::vector<CollectiveAlgorithm> guess_choices(const SystemSpec& system, const CollectiveGroup& group, CollectiveOp op) {
     if (group.gpus < 2 || op == CollectiveOp::all_to_all) return {};
+    // Every algorithm that can run here, the ring first: the answer is always among them.
     const NcclModel model(system, group, op);
     const std::vector<CollectiveAlgorithm> all = model.algorithms();
-    const auto has = [&](CollectiveAlgorithm a) { return std::find(all.begin(), all.end(), a) != all.end(); };
-    for (CollectiveAlgorithm other : {CollectiveAlgorithm::tree, CollectiveAlgorithm::nvls, CollectiveAlgorithm::nvls_tree})
-        if (has(other) && has(CollectiveAlgorithm::ring)) return {CollectiveAlgorithm::ring, other};
-    return {};
+    std::vector<CollectiveAlgorithm> out;
+    for (CollectiveAlgorithm a : {CollectiveAlgorithm::ring, CollectiveAlgorithm::tree, CollectiveAlgorithm::nvls,
+                                  CollectiveAlgorithm::nvls_tree})
+        if (std::find(all.begin(), all.end(), a) != all.end()) out.push_back(a);
+    if (out.size() < 2) out.clear();
+    return out;
 }
+
+namespace {
+
+// "the ring", "the tree", "NVLS", "the NVLS tree"
+std::string the(CollectiveAlgorithm a) {
+    const std::string label(collective_algorithm_label(a));
+    return a == CollectiveAlgorithm::nvls ? label : "the " + label;
+}
+
+}  // namespace
 
 std::string guess_question(const SystemSpec& system, const CollectiveGroup& group, CollectiveOp op, double bytes) {
     const auto choices = guess_choices(system, group, op);
     if (choices.size() < 2) return {};
-    return "Which is faster for " + format_bytes(bytes) + " on " + format_counted(group.gpus, "GPU") + ": the " +
-           std::string(collective_algorithm_label(choices[0])) + " or the " +
-           std::string(collective_algorithm_label(choices[1])) + "?";
+    std::string names;
+    for (std::size_t i = 0; i < choices.size(); ++i)
+        names += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + the(choices[i]);
+    return std::string(choices.size() == 2 ? "Which is faster" : "Which is fastest") + " for " + format_bytes(bytes) +
+           " on " + format_counted(group.gpus, "GPU") + ": " + names + "?";
 }
 
 CollectiveReveal reveal_collective(const CollectiveGuess& guess, const Cluster& cluster, const CollectiveResult& result) {
@@ -73,18 +88,21 @@ CollectiveReveal reveal_collective(const CollectiveGuess& guess, const Cluster& 
     r.guessed = true;
     const NcclModel model(cluster.system(), result.group, result.op);
     const double bytes = static_cast<double>(result.bytes);
-    const CollectiveCost a = model.best(bytes, {choices[0], std::nullopt});
-    const CollectiveCost b = model.best(bytes, {choices[1], std::nullopt});
-    const CollectiveCost& win = a.time_s <= b.time_s ? a : b;
-    const CollectiveCost& lose = a.time_s <= b.time_s ? b : a;
+    std::vector<CollectiveCost> costs;
+    for (CollectiveAlgorithm a : choices) costs.push_back(model.best(bytes, {a, std::nullopt}));
+    std::stable_sort(costs.begin(), costs.end(), [](const CollectiveCost& x, const CollectiveCost& y) { return x.time_s < y.time_s; });
+    const CollectiveCost& win = costs.front();
+    const CollectiveAlgorithm guessed = *guess.faster == CollectiveAlgorithm::nvls && result.group.nodes > 1
+                                            ? CollectiveAlgorithm::nvls_tree : *guess.faster;
     r.faster = win.algorithm;
-    r.right = *guess.faster == win.algorithm ||
-              (*guess.faster == CollectiveAlgorithm::nvls && win.algorithm == CollectiveAlgorithm::nvls_tree);
-    const std::string w(collective_algorithm_label(win.algorithm)), l(collective_algorithm_label(lose.algorithm));
-    r.line = (r.right ? "Right: the " + w : "You guessed the " + std::string(collective_algorithm_label(*guess.faster)) +
-                                                "; the " + w + " is faster") +
-             " at " + format_bytes(bytes) + ": " + format_seconds(win.time_s) + " against the " + l + "'s " +
-             format_seconds(lose.time_s) + " (" + format_ratio(lose.time_s / win.time_s) + ").";
+    r.right = guessed == win.algorithm;
+    // Set against the guess when it was wrong, else against the runner-up.
+    const auto other = std::find_if(costs.begin() + 1, costs.end(), [&](const CollectiveCost& c) { return c.algorithm == guessed; });
+    const CollectiveCost& lose = r.right || other == costs.end() ? costs[1] : *other;
+    const std::string faster = choices.size() == 2 ? " is faster" : " is fastest";
+    r.line = (r.right ? "Right: " + the(win.algorithm) : "You guessed " + the(*guess.faster) + "; " + the(win.algorithm)) +
+             faster + " at " + format_bytes(bytes) + ": " + format_seconds(win.time_s) + " against " +
+             the(lose.algorithm) + "'s " + format_seconds(lose.time_s) + " (" + format_ratio(lose.time_s / win.time_s) + ").";
     return r;
 }
 

@@ -222,10 +222,12 @@ void RackPanel::draw_presenter_strip() {
         return;
     }
     if (core::guess_question(cluster().system(), m_collective.group, m_op, static_cast<double>(m_collective.bytes)).empty()) {
-        ImGui::TextDisabled("One algorithm here: nothing to guess. Space runs the all-reduce.");
+        ImGui::TextDisabled("One algorithm here: nothing to guess. Space runs the %s.",
+                            std::string(core::collective_op_label(m_op)).c_str());
         return;
     }
-    ImGui::TextUnformatted("Which is faster?");
+    ImGui::TextUnformatted(core::guess_choices(cluster().system(), m_collective.group, m_op).size() > 2 ? "Which is fastest?"
+                                                                                                  : "Which is faster?");
     ImGui::SameLine();
     draw_collective_guess_choices();
     ui::hint_if_fits("Space: run");

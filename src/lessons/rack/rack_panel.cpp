@@ -45,7 +45,7 @@ const LessonInfo RackPanel::info = {
     "Send a tensor between two GPUs: NVLink inside a node, InfiniBand between nodes, and what each hop costs.",
     "Click one GPU, then another, and press Send. Inside a node the tensor crosses NVLink through the "
     "NVSwitch; to reach another node it must leave through a NIC onto InfiniBand. Compare 1 KB with 1 GB, "
-    "then switch to All-reduce and watch a ring of 64 GPUs wait for its slowest wire.",
+    "then switch to All-reduce, guess which algorithm is fastest, and watch a group of GPUs wait for its slowest wire.",
 };
 
 RackPanel::RackPanel(Context& ctx) : Lesson(ctx, info) {
@@ -169,6 +169,13 @@ std::vector<core::CollectiveAlgorithm> RackPanel::offered_algorithms() const {
     for (core::CollectiveAlgorithm a : {core::CollectiveAlgorithm::ring, core::CollectiveAlgorithm::tree, core::CollectiveAlgorithm::nvls})
         if (model.refusal({a, std::nullopt}).empty()) out.push_back(a);
     return out;
+}
+
+std::string RackPanel::algorithm_refusal(std::size_t system, std::uint32_t gpus, core::CollectiveOp op,
+                                         core::CollectiveAlgorithm algorithm) const {
+    const core::Cluster c(lesson_shape, system_preset(system).spec);
+    const std::vector<core::GpuId> members = core::first_gpus(gpus);
+    return core::NcclModel(c.system(), core::collective_group(c, members), op).refusal({algorithm, std::nullopt});
 }
 
 void RackPanel::run_collective() {

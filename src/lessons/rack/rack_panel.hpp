@@ -55,6 +55,9 @@ public:
     void set_algorithm(std::optional<core::CollectiveAlgorithm> algorithm);
     /// The algorithms the controls offer now, besides auto (ring, tree, NVLS where they can run).
     std::vector<core::CollectiveAlgorithm> offered_algorithms() const;
+    /// Why `gpus` GPUs of preset `system` cannot run `op` with `algorithm` (empty: they can).
+    std::string algorithm_refusal(std::size_t system, std::uint32_t gpus, core::CollectiveOp op,
+                                  core::CollectiveAlgorithm algorithm) const;
     void run_collective();  ///< plays the collective from its start
     /// What a size slider keeps of the value it returned: a whole number (typed, 1024) as it is,
     /// a dragged one to three significant figures; clamped to [lo, hi].
@@ -148,7 +151,7 @@ private:
     bool m_picking_to = false;
     double m_bytes = 1e9, m_collective_bytes = 1e9;
     std::uint32_t m_group = group_sizes[0];
-    bool m_ring_per_nic = false;
+    bool m_ring_per_nic = true;  ///< what NCCL does; one ring is the lesson's picture of an idle NIC
     core::CollectiveOp m_op = core::CollectiveOp::all_reduce;
     std::optional<core::CollectiveAlgorithm> m_algorithm;  ///< empty: auto
     core::CollectiveSweep m_sweep;

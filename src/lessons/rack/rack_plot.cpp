@@ -134,7 +134,7 @@ void RackPanel::draw_plot_hover(const ui::LogLogFrame& f) {
         ImGui::TextDisabled("NCCL's own estimate: %s, without the %s its pipeline takes to fill",
                             core::format_seconds(c.nccl_time_s).c_str(), core::format_seconds(c.pipeline_fill_s).c_str());
     else if (c.narrow_s > 0)
-        ImGui::TextDisabled("NCCL's own estimate: %s, as if all %u channels ran; at this size it runs %u", core::format_seconds(c.nccl_time_s).c_str(),
+        ImGui::TextDisabled("NCCL's own estimate: %s, as if all %u channels ran; at this size it runs on %u", core::format_seconds(c.nccl_time_s).c_str(),
                             c.max_channels, c.channels);
     for (std::size_t k = 0; k < sw.algorithms.size(); ++k)
         ImGui::TextDisabled("%s: %s", std::string(core::collective_algorithm_label(sw.algorithms[k])).c_str(),

@@ -49,7 +49,9 @@ void RackPanel::draw_scene() {
     if (!both) draw_view_switch();
     const float left = ImGui::GetContentRegionAvail().y;
     const float words_h = collective_words_height(wrap) + spacing;
-    const float step_h = ImGui::CalcTextSize(step_head().c_str(), nullptr, false, wrap).y + 2 * fs * 1.1f + spacing * 3;
+    const float step_h = ImGui::CalcTextSize(step_head().c_str(), nullptr, false, wrap).y +
+                         ImGui::CalcTextSize(m_collective_story.sends_caption.c_str(), nullptr, false, wrap).y +
+                         2 * fs * 1.1f + spacing * 4;
     if (both || !m_show_plot) {
         const float plot_h = both ? std::clamp(left * 0.3f, fs * 8.0f, fs * 16.0f) : 0.0f;
         // At least 8 font sizes (a node in each rack with its GPU numbers), but never past the
@@ -96,13 +98,15 @@ void RackPanel::draw_readouts() {
                  {"RELATIVE TIME", shown(s.relative_time), th.text},
                  {"HOPS", shown(s.hops), th.text}};
     } else {
-        // Before Run, the algorithm is "?": "Predict first?" asks which is faster.
+        // Before Run the figures are "?", and NCCL's pick too: "Predict first?" asks which
+        // algorithm is fastest, and times read off while trying each would answer it.
         const core::CollectiveStory& s = m_collective_story;
         const std::string algorithm = m_algorithm ? s.algorithm + " \xc2\xb7 " + s.protocol : shown(s.algorithm + " \xc2\xb7 " + s.protocol);
-        items = {{"TIME", s.time, th.text},
+        const ImU32 link = answers_hidden() ? th.text : m_ctx.view.theme.link(m_collective.slowest);
+        items = {{"TIME", shown(s.time), th.text},
                  {m_algorithm ? "ALGORITHM" : "NCCL PICKS", algorithm, th.text},
-                 {"BUSBW", s.busbw, m_ctx.view.theme.link(m_collective.slowest)},
-                 {"SLOWEST LINK", s.slowest, m_ctx.view.theme.link(m_collective.slowest)}};
+                 {"BUSBW", shown(s.busbw), link},
+                 {"SLOWEST LINK", shown(s.slowest), link}};
     }
     // As many on a row as fit; the rest wrap onto the next row (none is dropped). At most a
     // third of the scene's height: past that they go one line each, so the rack stays on screen.
@@ -273,6 +277,9 @@ void RackPanel::draw_step() {
     m_ctx.items.note("step_text");
     const double in_step = cursor <= r.base_latency_s ? 0.0 : cursor >= r.time_s ? r.step_s : cursor - r.step_start_s(k);
 
+    // Before Run the step's length and its wires' ends would give the time (and the algorithm) away.
+    const bool hidden = answers_hidden();
+    ui::text_wrapped_coloured(th.text_dim, hidden ? std::string("Each wire's sends: press Run.") : s.sends_caption);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float label_w = ImGui::CalcTextSize("InfiniBand sends ").x;
     const float value_w = ImGui::CalcTextSize(" 000.0 ms").x;
@@ -290,7 +297,9 @@ void RackPanel::draw_step() {
         dl->AddText(ImVec2(p.x, p.y + (h - fs) * 0.5f), row.end_s > 0 ? th.text : th.text_dim, row.label);
         const ImVec2 a(p.x + label_w, p.y), b(a.x + w, p.y + h);
         ui::fill_opaque(m_ctx.view, dl, a, b, th.panel);
-        if (row.end_s > 0 && r.step_s > 0) {
+        if (hidden) {
+            dl->AddText(ImVec2(b.x + 6, p.y + (h - fs) * 0.5f), th.text_dim, "?");
+        } else if (row.end_s > 0 && r.step_s > 0) {
             const float end_x = a.x + w * static_cast<float>(std::min(row.end_s / r.step_s, 1.0));
             const float cur_x = a.x + w * static_cast<float>(std::clamp(std::min(in_step, row.end_s) / r.step_s, 0.0, 1.0));
             dl->AddRectFilled(a, ImVec2(end_x, b.y), ui::fade(row.colour, 0.35f));

@@ -59,7 +59,7 @@ void RackPanel::load_state(const nlohmann::json& j) {
     if (!(bytes >= min_bytes && bytes <= max_bytes)) in.fail("\"bytes\" must be a number of bytes from 1e3 (1 KB) to 1e11 (100 GB)");
     in.number("collective_bytes", collective_bytes);
     if (!(collective_bytes >= min_collective_bytes && collective_bytes <= max_collective_bytes))
-        in.fail("\"collective_bytes\" must be a number of bytes from 8 to 17179869184 (16 GiB)");
+        in.fail("\"collective_bytes\" must be a number of bytes from 8 to 17179869184 (17.2 GB, 16 GiB)");
     core::CollectiveOp op = m_op;
     in.choice("op", op, {{"allreduce", core::CollectiveOp::all_reduce}, {"allgather", core::CollectiveOp::all_gather},
                          {"reducescatter", core::CollectiveOp::reduce_scatter}, {"broadcast", core::CollectiveOp::broadcast},
@@ -75,6 +75,10 @@ void RackPanel::load_state(const nlohmann::json& j) {
             in.fail("\"group\" must be 8, 16, 64 or 128");
         group = static_cast<std::uint32_t>(g.get<std::int64_t>());
     }
+    // An algorithm the file's own hardware, group and collective cannot run is the file's mistake.
+    if (in.has("algorithm") && algorithm)
+        if (const std::string why = algorithm_refusal(system, group, op, *algorithm); !why.empty())
+            in.fail("\"algorithm\": " + why);
     bool per_nic = m_ring_per_nic;
     in.flag("ring_per_nic", per_nic);
     double speed = m_playback.speed();
@@ -89,7 +93,7 @@ void RackPanel::load_state(const nlohmann::json& j) {
     m_group = group;
     m_ring_per_nic = per_nic;
     m_op = op;
-    m_algorithm = algorithm;  // one the group cannot run falls back to auto in recompute
+    m_algorithm = algorithm;
     recompute();
     m_playback.set_speed(speed);
 }

@@ -203,7 +203,8 @@ struct CollectiveSweep {
     std::vector<std::vector<CollectiveCost>> curves;  ///< [algorithm][size], the algorithm's best protocol
     std::vector<CollectiveCost> picks;                ///< NCCL's choice at each size
     /// The busbw each GPU's wires allow: its NVLink, and (across nodes) its node's NICs
-    /// shared by its members, both one direction, achievable. 0 when there is no such ceiling.
+    /// shared by its members (all-to-all: its own NIC, which carries the share bound for other
+    /// nodes), both one direction, achievable. 0 when there is no such ceiling.
     double nvlink_ceiling_GBps = 0;
     double network_ceiling_GBps = 0;
     double latency_floor_s = 0;  ///< the smallest latency of any algorithm: no size is faster

@@ -151,6 +151,10 @@ struct CollectiveStory {
     /// and when the last send that crosses InfiniBand ends; 0 when there is none of that kind.
     double nvlink_sends_end_s = 0;
     double infiniband_sends_end_s = 0;
+    /// What the two bars of send ends measure: "In each of the 14 steps (524 µs), the sends on
+    /// each wire end after:" or, with one pass (a tree, NVLS), "In its one pass (48.4 µs, nearly
+    /// all of it fixed cost), the sends on each wire end after:". Empty when nothing is sent.
+    std::string sends_caption;
     std::string nvlink_sends;      ///< "NVLink sends: 42.1 µs"
     std::string infiniband_sends;  ///< "InfiniBand sends: 325 µs"
     std::string verdict;     ///< which link holds the collective back, and what that costs

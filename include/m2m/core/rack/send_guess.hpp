@@ -34,28 +34,29 @@ struct SendReveal {
 /// InfiniBand: GPU 2 and GPU 11 sit in different nodes, so it left through a NIC."
 SendReveal reveal_send(const SendGuess& guess, const Cluster& cluster, const TransferResult& result);
 
-/// The guess before a collective: which of two algorithms is faster at this size for this group
-/// ("which is faster for 8 bytes on 128 GPUs: the ring or the tree?").
+/// The guess before a collective: which algorithm is fastest at this size for this group
+/// ("which is fastest for 8 bytes on 128 GPUs: the ring, the tree or the NVLS tree?").
 struct CollectiveGuess {
     std::optional<CollectiveAlgorithm> faster;  ///< empty: no guess
     bool any() const { return faster.has_value(); }
 };
 
-/// The two algorithms the question sets against each other for this group and collective: the
-/// ring, and the tree (all-reduce) or NVLS (when the system has it and the tree is not there);
-/// empty when only one algorithm can run.
+/// The algorithms the question offers for this group and collective: every one that can run here,
+/// the ring first (ring, tree, NVLS, NVLS tree), so the fastest is always among them; empty when
+/// only one can run.
 std::vector<CollectiveAlgorithm> guess_choices(const SystemSpec& system, const CollectiveGroup& group, CollectiveOp op);
 
-/// "Which is faster for 8 B on 128 GPUs: the ring or the tree?"
+/// "Which is fastest for 8 B on 128 GPUs: the ring, the tree or the NVLS tree?" ("faster" with two)
 std::string guess_question(const SystemSpec& system, const CollectiveGroup& group, CollectiveOp op, double bytes);
 
 struct CollectiveReveal {
     bool guessed = false, right = false;
     CollectiveAlgorithm faster = CollectiveAlgorithm::ring;
-    std::string line;  ///< "Right: the tree takes 55.2 µs, the ring 312 µs: 8 network hops against 254 steps."
+    std::string line;  ///< "You guessed the ring; the tree is fastest at 8 B: 55.2 µs against the ring's 312 µs (5.65x)."
 };
 
-/// The guess against NCCL's costs of the two algorithms at the collective's size.
+/// The guess against NCCL's costs of the offered algorithms at the collective's size: the fastest,
+/// set against the guess when it was wrong, else against the runner-up.
 CollectiveReveal reveal_collective(const CollectiveGuess& guess, const Cluster& cluster, const CollectiveResult& result);
 
 }  // namespace m2m::core
