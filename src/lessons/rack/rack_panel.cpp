@@ -337,6 +337,19 @@ bool RackPanel::paint_wave(ui::RackPaint& p, double cursor) const {
 
 // [SECTION] draw ----------------------------------------------------------------------------
 
+void RackPanel::draw_more_below() const {
+    // With no scrollbar, a tag in the bottom corner says the words go on below.
+    const auto& th = m_ctx.view.theme;
+    const char* text = "more below: mouse wheel";
+    const ImVec2 ts = ImGui::CalcTextSize(text), pad(ImGui::GetFontSize() * 0.4f, ImGui::GetFontSize() * 0.15f);
+    const ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();
+    const ImVec2 b(wp.x + ws.x - pad.x, wp.y + ws.y - pad.y), a(b.x - ts.x - 2 * pad.x, b.y - ts.y - 2 * pad.y);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ui::fill_opaque(m_ctx.view, dl, a, b, th.panel);
+    dl->AddRect(a, b, th.text_dim);
+    dl->AddText(ImVec2(a.x + pad.x, a.y + pad.y), th.text, text);
+}
+
 void RackPanel::draw(float dt_s) {
     m_playback.advance(dt_s);
     // A send played to its end becomes a fact for "Explain it back" (repeats are ignored).
@@ -351,6 +364,7 @@ void RackPanel::draw(float dt_s) {
         [this] {
             draw_scene();
             m_scene_scrolls = ImGui::GetScrollMaxY() > 0;
+            if (ImGui::GetScrollY() < ImGui::GetScrollMaxY() - 1) draw_more_below();
         },
         ImGuiWindowFlags_NoScrollbar | (m_scene_scrolls ? 0 : ImGuiWindowFlags_NoScrollWithMouse),
         [this] { draw_presenter_strip(); });
