@@ -53,20 +53,15 @@ TEST_CASE("for 8 bytes on 128 GPUs the tree is fastest: a guess of the ring is t
     CHECK_FALSE(reveal_collective({}, c, r).guessed);
 }
 
-TEST_CASE("for a gigabyte in one A100 node the ring beats the chain-shaped tree") {
-    const Cluster c = cluster_of("a100");
-    const CollectiveResult r = all_reduce(c, 8, 1 << 30);
-    const CollectiveReveal rev = reveal_collective({CollectiveAlgorithm::tree}, c, r);
-    CHECK_FALSE(rev.right);
-    CHECK(rev.faster == CollectiveAlgorithm::ring);
-}
-
-TEST_CASE("for a gigabyte in an H100 node NVLS is fastest, and NCCL picks it") {
-    const Cluster c = cluster_of("h100");
-    const CollectiveResult r = all_reduce(c, 8, 1 << 30);
-    const CollectiveReveal rev = reveal_collective({CollectiveAlgorithm::tree}, c, r);
-    CHECK_FALSE(rev.right);
-    CHECK(rev.faster == CollectiveAlgorithm::nvls);
-    CHECK(r.algorithm == CollectiveAlgorithm::nvls);
-    CHECK_THAT(rev.line, Catch::StartsWith("You guessed the tree; NVLS is fastest") && Catch::Contains("the tree's"));
+TEST_CASE("for a gigabyte in one node a guess of the tree is wrong: the ring wins on an A100, NVLS on an H100") {
+    for (const auto& [id, fastest] : {std::pair{"a100", CollectiveAlgorithm::ring}, std::pair{"h100", CollectiveAlgorithm::nvls}}) {
+        INFO(id);
+        const Cluster c = cluster_of(id);
+        const CollectiveResult r = all_reduce(c, 8, 1 << 30);
+        const CollectiveReveal rev = reveal_collective({CollectiveAlgorithm::tree}, c, r);
+        CHECK_FALSE(rev.right);
+        CHECK(rev.faster == fastest);
+        CHECK(r.algorithm == fastest);  // NCCL's pick, by its estimate, is the fastest here too
+        CHECK_THAT(rev.line, Catch::StartsWith("You guessed the tree; ") && Catch::Contains("against the tree's"));
+    }
 }
