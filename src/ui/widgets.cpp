@@ -280,7 +280,9 @@ void draw_log_log_grid(const Theme& th, ImDrawList* dl, const LogLogFrame& f) {
 }
 
 // The curves, the y axis's name in the top-left corner, where a rising curve is not (at the
-// bottom left it sat on the curve's start), and each marker's label on a line of its own below it.
+// bottom left it sat on the curve's start), and each marker's label on a line of its own at the
+// bottom, right of its line, under the rising curves (at the top a curve near its ceiling ran
+// through them).
 std::vector<ImVec4> draw_log_log_curves(const Theme& th, ImDrawList* dl, const LogLogFrame& f,
                                         const std::vector<PlotSeries>& series, const std::vector<PlotMarker>& markers,
                                         const char* y_label) {
@@ -297,7 +299,8 @@ std::vector<ImVec4> draw_log_log_curves(const Theme& th, ImDrawList* dl, const L
             const float x = f.to_screen(m.x, std::pow(10.0, f.ly0)).x;
             dl->AddLine(ImVec2(x, f.a.y), ImVec2(x, f.b.y), m.colour, 2.0f);
         }
-    float label_y = f.a.y + 2 + fs;
+    const auto shown = std::count_if(markers.begin(), markers.end(), [](const PlotMarker& m) { return m.x > 0; });
+    float label_y = f.b.y - 2 - fs * static_cast<float>(shown);
     std::vector<ImVec4> labels;  // where each label went, so the points' labels keep clear of them
     for (const auto& m : markers) {
         if (m.x <= 0) continue;
