@@ -15,17 +15,24 @@ ImFont* big_font() { return ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO(
 
 float readout_width(const Readout& r) {
     ImFont* big = big_font() ? big_font() : ImGui::GetFont();
-    return std::max(ImGui::CalcTextSize(r.label.c_str()).x, big->CalcTextSizeA(big->FontSize, 1e9f, 0.0f, r.value.c_str()).x);
+    const auto big_w = [&](const std::string& t) { return big->CalcTextSizeA(big->FontSize, 1e9f, 0.0f, t.c_str()).x; };
+    return std::max({ImGui::CalcTextSize(r.label.c_str()).x, big_w(r.value), big_w(r.reserve)});
 }
 }  // namespace
 
-void readout(const Theme& th, const char* label, const std::string& value, ImU32 colour) {
+void readout(const Theme& th, const char* label, const std::string& value, ImU32 colour, float min_width) {
     const float room = ImGui::GetContentRegionAvail().x;
     ImGui::BeginGroup();
     ImGui::PushTextWrapPos(0.0f);  // wrap at the window's right edge
     ImGui::PushStyleColor(ImGuiCol_Text, th.text_dim);
     ImGui::TextUnformatted(label);
     ImGui::PopStyleColor();
+    // Room kept beside the label, on its line, so the group is as wide as asked.
+    const float label_w = ImGui::CalcTextSize(label).x;
+    if (min_width > label_w && min_width <= room) {
+        ImGui::SameLine(0, 0);
+        ImGui::Dummy(ImVec2(min_width - label_w, ImGui::GetTextLineHeight()));
+    }
     ImFont* big = big_font();
     if (big && big->CalcTextSizeA(big->FontSize, 1e9f, 0.0f, value.c_str()).x > room) big = nullptr;
     if (big) ImGui::PushFont(big);
@@ -39,6 +46,8 @@ void readout(const Theme& th, const char* label, const std::string& value, ImU32
 
 namespace {
 
+// The one-line form keeps no room for a hidden value: it is what a scene too short for the
+// headlines gets, where every line counts more than a steady layout.
 float inline_width(const Readout& r) {
     return ImGui::CalcTextSize(r.label.c_str()).x + ImGui::CalcTextSize(" ").x + ImGui::CalcTextSize(r.value.c_str()).x;
 }
@@ -99,7 +108,7 @@ void readouts(const Theme& th, const std::vector<Readout>& items, float gap, flo
             ImGui::EndGroup();
         } else {
             if (i > 0) same_line_if_fits(readout_width(r), gap);
-            readout(th, r.label.c_str(), r.value, r.colour);
+            readout(th, r.label.c_str(), r.value, r.colour, r.reserve.empty() ? 0.0f : readout_width(r));
         }
         if (drawn) drawn(i);
     }

@@ -18,11 +18,14 @@ namespace m2m::ui {
 
 /// A labelled number in the headline font, like the lesson's "NEURONS 15". A label wider than
 /// the row wraps; a value wider than the row is written in the body font, wrapped.
-void readout(const Theme& th, const char* label, const std::string& value, ImU32 colour);
+/// `min_width`: the group is at least this wide (a readout keeping room for a value still hidden).
+void readout(const Theme& th, const char* label, const std::string& value, ImU32 colour, float min_width = 0);
 
 struct Readout {
     std::string label, value;
     ImU32 colour;
+    /// Laid out as wide as this too (the value a hidden "?" stands for), so revealing it moves nothing.
+    std::string reserve = {};
 };
 /// Readouts side by side, `gap` apart; one that does not fit beside the one before starts a new line.
 /// Where that headline form would be taller than `max_height` (a small window at a large scale,

@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -212,6 +213,13 @@ void RackPanel::recompute_collective() {
     m_collective = core::run_collective(c, setup);
     m_collective_story = core::tell(c, m_collective);
     m_sweep = core::sweep_collective(c.system(), m_collective.group, m_op);
+    // The longest name NCCL's pick could have here: the hidden readout keeps its room (capitals
+    // count as wider letters: "NVLS" takes more room than "ring").
+    const auto room = [](const std::string& t) { return t.size() + std::count_if(t.begin(), t.end(), ::isupper); };
+    m_widest_pick.clear();
+    for (core::CollectiveAlgorithm a : m_sweep.algorithms)
+        if (const std::string name = std::string(core::collective_algorithm_label(a)) + " \xc2\xb7 Simple"; room(name) > room(m_widest_pick))
+            m_widest_pick = name;
     m_send_routes.clear();
     for (const core::CollectiveSend& s : m_collective.sends) {
         const bool into = s.role == core::SendRole::into_switch, out = s.role == core::SendRole::out_of_switch;

@@ -168,6 +168,7 @@ private:
     core::SendGuess m_guess;
     int m_plot_hover = -1;
     bool m_show_plot = false;  ///< a short scene shows the plot instead of the rack  ///< the size under the mouse in the plot, -1 for none
+    std::string m_widest_pick;     ///< "NVLS tree · Simple": the room NCCL PICKS keeps while hidden
     bool m_scene_scrolls = false;  ///< the scene's words reach below the window: the wheel scrolls it
 };
 

@@ -103,10 +103,12 @@ void RackPanel::draw_readouts() {
         const core::CollectiveStory& s = m_collective_story;
         const std::string algorithm = m_algorithm ? s.algorithm + " \xc2\xb7 " + s.protocol : shown(s.algorithm + " \xc2\xb7 " + s.protocol);
         const ImU32 link = answers_hidden() ? th.text : m_ctx.view.theme.link(m_collective.slowest);
-        items = {{"TIME", shown(s.time), th.text},
-                 {m_algorithm ? "ALGORITHM" : "NCCL PICKS", algorithm, th.text},
-                 {"BUSBW", shown(s.busbw), link},
-                 {"SLOWEST LINK", shown(s.slowest), link}};
+        // Each keeps the room its figure takes, so the reveal moves nothing on screen; NCCL's pick
+        // the room of the longest it could be here, so the gap says nothing of which it is.
+        items = {{"TIME", shown(s.time), th.text, s.time},
+                 {m_algorithm ? "ALGORITHM" : "NCCL PICKS", algorithm, th.text, m_algorithm ? std::string() : m_widest_pick},
+                 {"BUSBW", shown(s.busbw), link, s.busbw},
+                 {"SLOWEST LINK", shown(s.slowest), link, s.slowest}};
     }
     // As many on a row as fit; the rest wrap onto the next row (none is dropped). At most a
     // third of the scene's height: past that they go one line each, so the rack stays on screen.
