@@ -120,13 +120,20 @@ bool NcclModel::tree_pattern_charged() const {
 double NcclModel::run_bandwidth(CollectiveAlgorithm a, double estimate_GBps) const {
     // The tree's 15% is the estimate's, not the run's: measured trees reach the per-channel ceiling.
     if (a == CollectiveAlgorithm::tree && tree_pattern_charged()) return estimate_GBps / tree_pattern_charge;
-    if (a != CollectiveAlgorithm::nvls || m_op != CollectiveOp::all_reduce || m_group.nodes != 1 || !(estimate_GBps > 0))
-        return estimate_GBps;
+    if (a != CollectiveAlgorithm::nvls || m_group.nodes != 1 || !(estimate_GBps > 0)) return estimate_GBps;
+    // An all-gather only multicasts: each GPU stores its S/n once and the switch copies it to all,
+    // so each GPU takes in S at its link's rate (NVIDIA/nccl #1083: send S/n, receive S), the rate
+    // a ring streams at; algbw = B. No reduction in the switch, so no NVLS efficiency.
+    if (m_op == CollectiveOp::all_gather) return m_nvlink_GBps;
+    if (m_op != CollectiveOp::all_reduce && m_op != CollectiveOp::reduce_scatter) return estimate_GBps;
     // The efficiency is NCCL's tuning constant (2.28.3 on); the wires and the kernel's loop are
     // older, so every version's run uses it (8 H100s measured 479-480 GB/s busbw on 2.18 and 2.20).
+    // It prices the switch's reduction: an all-reduce moves S(1 + 1/n) each way (n/(n+1) below),
+    // a reduce-scatter has the switch read all S of each GPU's input to add it (#1083: send S).
     const double n = m_group.gpus;
     const int row = m_generation == GpuGeneration::ampere ? 1 : m_generation == GpuGeneration::hopper ? 2 : 3;
-    const double wires = nccl_tuning().nvls_efficiency[row] * m_nvlink_GBps * n / (n + 1);
+    const double efficiency = nccl_tuning().nvls_efficiency[row];
+    const double wires = efficiency * m_nvlink_GBps * (m_op == CollectiveOp::all_reduce ? n / (n + 1) : 1.0);
     return wires > 0 ? wires : estimate_GBps;  // no efficiency for the generation (a custom preset): NCCL's
 }
 

@@ -271,7 +271,7 @@ std::string run_rate_reason(const CollectiveCost& c) {
     if (c.algorithm == CollectiveAlgorithm::tree)
         return "less 15% for a tree whose channels enter and leave each node through one GPU, which measured runs do "
                "not lose: they reach " + run;
-    return "each channel held to a speed its search lists, where the wires at NVLS's efficiency give " + run;
+    return "each channel held to a speed its search lists, where its wires give " + run;
 }
 
 std::string ring_step_text(CollectiveOp op, std::size_t n, std::size_t step) {
