@@ -67,8 +67,8 @@ struct CollectiveCost {
     double latency_s = 0;       ///< NCCL's latency term
     double bandwidth_GBps = 0;  ///< NCCL's bandwidth term at this size (algbw with no latency)
     double nccl_time_s = 0;     ///< NCCL's own estimate, latency_s + bytes / bandwidth: what it picks by
-    /// The rate the run moves the bytes at: bandwidth_GBps, except for an NVLS all-reduce in one
-    /// node, which runs at its wires' rate, above what NCCL's estimate gives it (NcclModel::run_bandwidth).
+    /// The rate the run moves the bytes at: bandwidth_GBps, except NVLS in one node and the tree
+    /// across nodes, which run faster than NCCL's estimate gives them (NcclModel::run_bandwidth).
     double run_bandwidth_GBps = 0;
     /// NVLS and the NVLS tree: the loops their pipeline needs to fill before the stream runs at
     /// its rate, which NCCL's estimate leaves out (NcclModel::pipeline_fill_s); 0 for the others.
@@ -147,10 +147,15 @@ public:
     /// bwIntra, bwInter), with bwIntra the fastest speed its search lists that (n+1) channels fit
     /// in B and bwInter, in one node, at most the fastest speed on the list (60 GB/s Hopper, 90
     /// Blackwell): 476 against 490 GB/s busbw on 8 H100s, 240 against 378 on 4, 720 against 831
-    /// on 8 B200s. The tree runs without the 15% NCCL's estimate charges its plain TREE pattern
-    /// (tree_pattern_charged): forced trees on two B200 clusters, 4 to 64 nodes, measured 190.7 to
-    /// 195.9 GB/s busbw, NCCL's own per-channel ceiling (24 GB/s x 8 channels) with no charge.
-    /// Every other algorithm runs at the estimate's rate.
+    /// on 8 B200s. NVLS's all-gather in one node only multicasts (send S/n, receive S: NVIDIA/nccl
+    /// #1083): algbw = B, no efficiency; its reduce-scatter has the switch read and add all S of
+    /// each input: efficiency x B. The tree runs without the 15% NCCL's estimate charges its plain
+    /// TREE pattern (tree_pattern_charged): forced trees on two B200 clusters, 4 to 64 nodes,
+    /// measured 190.7 to 195.9 GB/s busbw, NCCL's own per-channel ceiling (24 GB/s x 8 channels)
+    /// with no charge. Every other algorithm runs at the estimate's rate.
+    ///
+    /// The tree's rule assumes what the presets describe, a NIC of its own for every GPU: where two
+    /// GPUs share a PCIe switch with a NIC the balanced tree is found and NCCL charges nothing.
     double run_bandwidth(CollectiveAlgorithm a, double estimate_GBps) const;
     /// Whether NCCL's search settles on its plain TREE pattern (search.cc), whose traffic enters
     /// and leaves a node through one GPU and which its estimate charges 15% (tuning.cc): with one
