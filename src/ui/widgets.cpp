@@ -235,11 +235,11 @@ std::optional<LogLogFrame> log_log_frame(const std::vector<PlotSeries>& series, 
     return LogLogFrame{a, b, lx0, lx1, ly0, ly1};
 }
 
-// A decade's number as a reader takes it in at a glance: 0.001 to 1000 as they are, larger with a
+// A decade's number as a reader takes it in at a glance: 0.0001 to 1000 as they are, larger with a
 // metric prefix (10k, 1M, 100G), smaller as a power of ten (1e-5).
 void decade_label(char* buf, std::size_t n, double e) {
     const int k = static_cast<int>(std::lround(e));
-    if (k >= -3 && k <= 3) {
+    if (k >= -4 && k <= 3) {
         std::snprintf(buf, n, "%g", std::pow(10.0, k));
     } else if (k > 3 && k < 18) {
         static const char* const prefix[] = {"k", "M", "G", "T", "P"};

@@ -25,14 +25,20 @@ std::string path_of(CollectiveAlgorithm a, CollectiveOp op, const CollectiveGrou
     case CollectiveAlgorithm::ring: {
         const auto steps = static_cast<std::int64_t>(op == CollectiveOp::broadcast ? g.gpus - 1 : ring_step_count(op, g.gpus));
         if (g.nodes <= 1) return format_counted(steps, "step") + " around the ring";
+        // Every step has sends over the network (where the ring crosses between nodes); what NCCL's
+        // latency counts is how often one piece of the data crosses it on its way round.
         const std::int64_t net = op == CollectiveOp::all_reduce ? 2 * (g.nodes - 1) : g.nodes - 1;
-        return format_counted(steps, "step") + ", " + format_count(net) + " of them over the network";
+        return format_counted(steps, "step") + ", in which each piece crosses the network " +
+               (net == 1 ? std::string("once") : format_count(net) + " times");
     }
     case CollectiveAlgorithm::tree:
         if (g.nodes <= 1) return format_counted(2 * (g.gpus_per_node - 1), "NVLink hop") + " down a chain and back";
         return format_counted(2 * levels, "network hop") + " (" + format_counted(levels, "level") + " up, " +
                format_count(levels) + " down)";
-    case CollectiveAlgorithm::nvls: return "one trip into the NVSwitch, which adds, and back";
+    case CollectiveAlgorithm::nvls:
+        if (op == CollectiveOp::all_gather) return "one trip into the NVSwitch, which copies each piece to every GPU";
+        if (op == CollectiveOp::reduce_scatter) return "one trip into the NVSwitch, which adds each GPU's share";
+        return "one trip into the NVSwitch, which adds, and back";
     case CollectiveAlgorithm::nvls_tree:
         return "one trip through each node's NVSwitch and " + format_counted(2 * levels, "network hop");
     case CollectiveAlgorithm::p2p: return "one round of sends to every other GPU";
@@ -239,8 +245,10 @@ CollectiveStory tell(const Cluster& cluster, const CollectiveResult& r) {
     const double latency_s = r.base_latency_s + static_cast<double>(r.steps) * r.step_latency_s;
     st.sends_caption = r.steps > 1 ? "In each of the " + std::to_string(r.steps) + " steps (" + format_seconds(r.step_s) +
                                          "), the sends on each wire end after:"
-                                   : "In its one pass (" + format_seconds(r.step_s) + ", " + pass_fixed(r) +
-                                         "), the sends on each wire end after:";
+                                   : (r.base_latency_s > 0 ? "After " + format_seconds(r.base_latency_s) + " of start-up, its"
+                                                           : std::string("Its")) +
+                                         " one pass (" + format_seconds(r.step_s) + ", " + pass_fixed(r) +
+                                         "): the sends on each wire end after:";
     // Three parts: the fixed cost, the pace of the few threads a small message runs on, the wires.
     const double narrow_s = std::min(r.nccl.narrow_s, r.time_s - latency_s);
     const double wires_s = r.time_s - latency_s - narrow_s;

@@ -152,8 +152,9 @@ struct CollectiveStory {
     double nvlink_sends_end_s = 0;
     double infiniband_sends_end_s = 0;
     /// What the two bars of send ends measure: "In each of the 14 steps (524 µs), the sends on
-    /// each wire end after:" or, with one pass (a tree, NVLS), "In its one pass (48.4 µs, nearly
-    /// all of it fixed cost), the sends on each wire end after:". Empty when nothing is sent.
+    /// each wire end after:" or, with one pass (a tree, NVLS), "After 6.80 µs of start-up, its one
+    /// pass (48.4 µs, nearly all of it fixed cost): the sends on each wire end after:". Empty when
+    /// nothing is sent.
     std::string sends_caption;
     std::string nvlink_sends;      ///< "NVLink sends: 42.1 µs"
     std::string infiniband_sends;  ///< "InfiniBand sends: 325 µs"
