@@ -165,6 +165,19 @@ TEST_CASE("NVLS's pipeline fill is in the simulated time and the story, and NCCL
     CHECK_THAT(tell(c, tree).verdict, Catch::Contains("loops of 16.8 MB") && Catch::Contains("up the tree and down"));
 }
 
+TEST_CASE("NVLS's all-gather and reduce-scatter are told as what the switch does for them: copies, or adds, and no time saved") {
+    const Cluster c = cluster_of("h100");
+    const CollectiveResult ag = run_collective(c, setup(CollectiveOp::all_gather, 8, GiB, nvls));
+    CHECK(ag.time_s == Approx(ag.nccl.time_s).epsilon(0.05));
+    const CollectiveStory st = tell(c, ag);
+    CHECK_THAT(st.verdict, Catch::Contains("copies it to every GPU") && Catch::Contains("not time") && !Catch::Contains("adds"));
+    CHECK_THAT(st.choice, Catch::Contains("which copies each piece to every GPU") && Catch::Contains("NCCL picks the ring"));
+    CHECK_THAT(collective_play_text(ag, 0), Catch::Contains("copies it to every GPU"));
+    const CollectiveResult rs = run_collective(c, setup(CollectiveOp::reduce_scatter, 8, GiB, nvls));
+    CHECK_THAT(tell(c, rs).verdict, Catch::Contains("reads every GPU's whole input to add it") && Catch::Contains("not time"));
+    CHECK(rs.time_s > run_collective(c, setup(CollectiveOp::reduce_scatter, 8, GiB, ring)).time_s);
+}
+
 TEST_CASE("NVLS in one node runs at its wires' rate in the simulation, and the story says why NCCL still picks the ring") {
     const Cluster c = cluster_of("h100");
     // 4 H100s: NCCL's estimate prices NVLS at 240 GB/s busbw, the run reaches 376.

@@ -158,6 +158,19 @@ std::string other_verdict(const Cluster& cluster, const CollectiveResult& r, con
     switch (r.algorithm) {
     case CollectiveAlgorithm::nvls: {
         const std::string ceiling = format_rate_GBps(sys.nvlink.effective_GBps());
+        const char* stages = r.op == CollectiveOp::all_reduce       ? "into the switch, the sum, back out"
+                             : r.op == CollectiveOp::reduce_scatter ? "into the switch, the sum"
+                                                                    : "into the switch, back out";
+        // An all-gather or a reduce-scatter moves the whole message one way on every GPU's link
+        // (NVIDIA/nccl #1083), where a ring moves (n-1)/n of it each way: NVLS saves SMs, not time.
+        if (r.op != CollectiveOp::all_reduce)
+            return std::string(r.op == CollectiveOp::all_gather
+                                   ? "Each GPU stores its piece in the NVSwitch once and the switch copies it to every GPU, "
+                                     "so each GPU still takes in the whole message"
+                                   : "The NVSwitch reads every GPU's whole input to add it, so each GPU still sends out "
+                                     "the whole message") +
+                   ", where a ring moves (n-1)/n of it each way: busbw " + st.busbw + ", no faster than NVLink's " +
+                   ceiling + " for a ring. NVLS saves the GPUs' cores here, not time." + pipeline_sentence(r, stages);
         std::string out = "Each GPU sends its data into the NVSwitch once; the switch adds it and sends the sum back to "
                           "all. A ring moves 2(n-1)/n of the data over every GPU's link, so ";
         // The busbw it streams at, fixed costs aside: on few GPUs the switch saves less than NVLS's
@@ -172,9 +185,6 @@ std::string other_verdict(const Cluster& cluster, const CollectiveResult& r, con
             out += "it would pass NVLink's " + ceiling + " busbw for a ring on more GPUs, but on " +
                    std::to_string(r.gpus) + " the sum saves too little: busbw " + st.busbw + ", at most " +
                    format_rate_GBps(streaming) + ".";
-        const char* stages = r.op == CollectiveOp::all_reduce       ? "into the switch, the sum, back out"
-                             : r.op == CollectiveOp::reduce_scatter ? "into the switch, the sum"
-                                                                    : "into the switch, back out";
         return out + pipeline_sentence(r, stages);
     }
     case CollectiveAlgorithm::nvls_tree:
@@ -319,7 +329,11 @@ std::string collective_play_text(const CollectiveResult& r, double t) {
     std::string bytes;
     switch (r.algorithm) {
     case CollectiveAlgorithm::tree: bytes = "The bytes climb the tree, added at every level, while the sum streams back down."; break;
-    case CollectiveAlgorithm::nvls: bytes = "Every GPU sends its data into the NVSwitch, which adds it, and takes the sum back out."; break;
+    case CollectiveAlgorithm::nvls:
+        bytes = r.op == CollectiveOp::all_gather       ? "Every GPU stores its piece in the NVSwitch once, which copies it to every GPU."
+                : r.op == CollectiveOp::reduce_scatter ? "The NVSwitch reads every GPU's data, adds it, and each GPU takes its share of the sum."
+                                                       : "Every GPU sends its data into the NVSwitch, which adds it, and takes the sum back out.";
+        break;
     case CollectiveAlgorithm::nvls_tree:
         bytes = "Each node's NVSwitch adds its GPUs' data; the nodes' sums go up and down two trees across nodes.";
         break;
