@@ -215,7 +215,9 @@ void RackPanel::recompute_collective() {
     m_sweep = core::sweep_collective(c.system(), m_collective.group, m_op);
     // The longest name NCCL's pick could have here: the hidden readout keeps its room (capitals
     // count as wider letters: "NVLS" takes more room than "ring").
-    const auto room = [](const std::string& t) { return t.size() + std::count_if(t.begin(), t.end(), ::isupper); };
+    const auto room = [](const std::string& t) {
+        return t.size() + std::count_if(t.begin(), t.end(), [](unsigned char ch) { return std::isupper(ch) != 0; });
+    };
     m_widest_pick.clear();
     for (core::CollectiveAlgorithm a : m_sweep.algorithms)
         if (const std::string name = std::string(core::collective_algorithm_label(a)) + " \xc2\xb7 Simple"; room(name) > room(m_widest_pick))
