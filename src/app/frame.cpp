@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 
 #include "app/menus.hpp"
 #include "lessons/home_screen.hpp"
@@ -14,7 +15,26 @@ namespace m2m::app {
 
 namespace {
 
+// Where every lesson's title does not fit on one row (1024x768 at 2x), the lesson open keeps its
+// title and the others show their number: "1 · Lay…" told nothing, "1" is a lesson a click away.
+bool tabs_fit(const App& app) {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const auto tab_w = [&](std::string_view s) {
+        return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x + st.FramePadding.x * 2 + st.ItemInnerSpacing.x;
+    };
+    float need = tab_w("Home") + tab_w("Next  \xe2\x86\x92");
+    for (const auto& l : app.lessons) need += tab_w(l->title());
+    return need <= ImGui::GetContentRegionAvail().x;
+}
+
+std::string tab_label(const App& app, std::size_t i, bool full) {
+    const std::string title(app.lessons[i]->title());
+    const std::string shown = full || (!app.at_home && i == app.current) ? title : title.substr(0, title.find(' '));
+    return shown + "###lesson" + std::to_string(i);  // the same tab, whichever label it shows
+}
+
 void draw_tabs(App& app) {
+    const bool full = tabs_fit(app);
     if (!ImGui::BeginTabBar("lessons")) return;
     if (ImGui::BeginTabItem("Home", nullptr, app.select_tab && app.at_home ? ImGuiTabItemFlags_SetSelected : 0)) {
         if (!app.select_tab) app.go_home();
@@ -22,12 +42,13 @@ void draw_tabs(App& app) {
     }
     app.shared.items.note("home_tab");
     for (std::size_t i = 0; i < app.lessons.size(); ++i) {
-        const std::string title(app.lessons[i]->title());
+        const std::string label = tab_label(app, i, full);
         const ImGuiTabItemFlags flags = app.select_tab && !app.at_home && i == app.current ? ImGuiTabItemFlags_SetSelected : 0;
-        if (ImGui::BeginTabItem(title.c_str(), nullptr, flags)) {
+        if (ImGui::BeginTabItem(label.c_str(), nullptr, flags)) {
             if (!app.select_tab) app.go_to(i);
             ImGui::EndTabItem();
         }
+        app.shared.items.note("tab_" + std::string(app.lessons[i]->id()));
     }
     app.select_tab = false;
     const std::size_t next = app.at_home ? 0 : app.current + 1;

@@ -46,10 +46,13 @@ void readout(const Theme& th, const char* label, const std::string& value, ImU32
 
 namespace {
 
-// The one-line form keeps no room for a hidden value: it is what a scene too short for the
-// headlines gets, where every line counts more than a steady layout.
+// The one-line form keeps room for a hidden value too: without it two "?" share a row that their
+// figures do not, and the reveal pushes the picture down a row on the shortest screens.
+float inline_value_width(const Readout& r) {
+    return std::max(ImGui::CalcTextSize(r.value.c_str()).x, ImGui::CalcTextSize(r.reserve.c_str()).x);
+}
 float inline_width(const Readout& r) {
-    return ImGui::CalcTextSize(r.label.c_str()).x + ImGui::CalcTextSize(" ").x + ImGui::CalcTextSize(r.value.c_str()).x;
+    return ImGui::CalcTextSize(r.label.c_str()).x + ImGui::CalcTextSize(" ").x + inline_value_width(r);
 }
 
 // The height of the readouts with the first `lead` in the headline form, side by side where they
@@ -105,6 +108,10 @@ void readouts(const Theme& th, const std::vector<Readout>& items, float gap, flo
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(th.text_dim), "%s", r.label.c_str());
             ImGui::SameLine(0, space);
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(r.colour), "%s", r.value.c_str());
+            if (const float pad = inline_value_width(r) - ImGui::CalcTextSize(r.value.c_str()).x; pad > 0) {
+                ImGui::SameLine(0, 0);
+                ImGui::Dummy(ImVec2(pad, ImGui::GetTextLineHeight()));
+            }
             ImGui::EndGroup();
         } else {
             if (i > 0) same_line_if_fits(readout_width(r), gap);

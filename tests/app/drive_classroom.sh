@@ -39,6 +39,19 @@ wait_for "presenter=1"
 shot "presenter-scaled"
 key h
 wait_for "presenter=0"
+# At 2x the lessons' titles do not all fit on the tabs: the open one keeps its title, the others
+# show their number, and a click on one opens it.
+for s in 1.50 1.75 2.00; do
+    key ctrl+equal
+    wait_for "scale=$s"
+done
+sleep 0.3
+read -r _ x0 y0 x1 y1 < <(item tab_split)
+[ $((x1 - x0)) -gt 0 ] || fail "no tab for Lesson 3 at 2x"
+xdotool mousemove --window "$wid" $(((x0 + x1) / 2)) $(((y0 + y1) / 2)) click 1
+wait_for "at=split "
+sleep 0.3
+shot "tabs-2x"
 key ctrl+0
 wait_for "scale=1.00"
 echo "PASS: walked $n lessons by keyboard at $size; screenshots in $out"

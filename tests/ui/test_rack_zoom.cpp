@@ -250,4 +250,19 @@ TEST_CASE("at 1024x768 and 2.0 an all-reduce's drawing ends inside the window, o
     // Its 8-font-size minimum once ran the rack 58 px past the window's bottom (826 px).
     CHECK(l.racks[0].max.y <= 768);
     CHECK(l.racks[0].max.y > 768 * 0.8f);  // and it uses the room it has
+
+    // The run reveals the readouts: the drawing stays where it was, numbers and all. The "?" once
+    // shared rows their figures did not, and the reveal pushed the rack down until its GPU
+    // numbers went (1024x768 at 2x, found on a projector).
+    const float before_top = l.racks[0].min.y, before_bottom = l.racks[0].max.y;
+    panel.run_collective();
+    for (int i = 0; i < 30; ++i)
+        ui.frame([&] {
+            ImGui::Dummy(ImVec2(10, 230));
+            panel.draw(1.0f / 60.0f);
+        });
+    REQUIRE(panel.playback().cursor() > 0);
+    CHECK(panel.layout().racks[0].min.y == Approx(before_top));
+    CHECK(panel.layout().racks[0].max.y == Approx(before_bottom));
+    numbers_are_readable(panel, 2.0f);
 }

@@ -105,9 +105,10 @@ void RackPanel::draw_readouts() {
         const ImU32 link = answers_hidden() ? th.text : m_ctx.view.theme.link(m_collective.slowest);
         // Each keeps the room its figure takes, so the reveal moves nothing on screen; NCCL's pick
         // the room of the longest it could be here, so the gap says nothing of which it is.
+        // The two figures first: short, they share a row on the narrowest scenes.
         items = {{"TIME", shown(s.time), th.text, s.time},
-                 {m_algorithm ? "ALGORITHM" : "NCCL PICKS", algorithm, th.text, m_algorithm ? std::string() : m_widest_pick},
                  {"BUSBW", shown(s.busbw), link, s.busbw},
+                 {m_algorithm ? "ALGORITHM" : "NCCL PICKS", algorithm, th.text, m_algorithm ? std::string() : m_widest_pick},
                  {"SLOWEST LINK", shown(s.slowest), link, s.slowest}};
     }
     // As many on a row as fit; the rest wrap onto the next row (none is dropped). At most a
