@@ -1,6 +1,7 @@
 // The big readouts ("TIME 20.8 ms"): one, or a row of them that wraps, and on a short scene a
 // form that keeps the first row large and puts the rest on one line each.
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
@@ -15,7 +16,8 @@ ImFont* big_font() { return ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO(
 
 float readout_width(const Readout& r) {
     ImFont* big = big_font() ? big_font() : ImGui::GetFont();
-    const auto big_w = [&](const std::string& t) { return big->CalcTextSizeA(big->FontSize, 1e9f, 0.0f, t.c_str()).x; };
+    // Rounded up as ImGui rounds an item's text, so a figure as wide as its room fills it exactly.
+    const auto big_w = [&](const std::string& t) { return std::ceil(big->CalcTextSizeA(big->FontSize, 1e9f, 0.0f, t.c_str()).x); };
     return std::max({ImGui::CalcTextSize(r.label.c_str()).x, big_w(r.value), big_w(r.reserve)});
 }
 }  // namespace

@@ -444,6 +444,70 @@ TEST_CASE("predict, then reveal: before a run every readout that answers the gue
     CHECK(panel.answers_hidden());
 }
 
+TEST_CASE("the hidden readouts sit where their figures will: the reveal moves none, at any size") {
+    // Each "?" keeps the room of the widest figure any algorithm could give (a class reading the
+    // gaps between them learns nothing of NCCL's pick), and the figure revealed fits that room.
+    struct Case {
+        std::uint32_t gpus;
+        double bytes;
+    };
+    for (const auto& [w, h, scale] : {std::tuple{1024, 768, 1.0f}, std::tuple{1920, 1080, 1.0f}, std::tuple{1024, 768, 1.5f}}) {
+        test::Headless ui(w, h, scale);
+        RackPanel panel(ui.context());
+        panel.set_mode(RackPanel::Mode::all_reduce);
+        for (const Case& c : {Case{8, 1024}, Case{8, 16e6}, Case{64, 1024}, Case{64, 1e9}, Case{128, 8}, Case{16, 3e5}}) {
+            panel.set_group(c.gpus);
+            panel.set_collective_bytes(c.bytes);
+            run_frames(ui, panel, 2);
+            REQUIRE(panel.answers_hidden());
+            std::vector<ImVec4> before;
+            for (int i = 0; i < 4; ++i) {
+                const std::optional<ImVec4> r = ui.context().items.rect("readout_" + std::to_string(i));
+                REQUIRE(r);
+                before.push_back(*r);
+            }
+            panel.run_collective();
+            run_frames(ui, panel, 3);
+            REQUIRE_FALSE(panel.answers_hidden());
+            for (int i = 0; i < 4; ++i) {
+                REQUIRE(ui.context().items.rect("readout_" + std::to_string(i)));
+                const ImVec4 after = *ui.context().items.rect("readout_" + std::to_string(i));
+                INFO(w << "x" << h << " at " << scale << ", " << c.gpus << " GPUs, " << c.bytes << " B, readout " << i);
+                CHECK(after.x == Approx(before[i].x).margin(1.0));  // a pixel of rounding, no more
+                CHECK(after.y == before[i].y);
+            }
+        }
+    }
+}
+
+TEST_CASE("a hidden figure keeps room for every algorithm's, not only for NCCL's pick") {
+    // Sized for the pick alone, the gaps between the "?" told the class which algorithm it was
+    // (found in review: SLOWEST LINK sat 90 px further right when the tree was picked).
+    test::Headless ui(1920, 1080, 1.0f);
+    RackPanel panel(ui.context());
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    for (const auto& [gpus, bytes] : {std::pair{64u, 1048576.0}, std::pair{128u, 8.0}, std::pair{8u, 65536.0}, std::pair{16u, 4e6}}) {
+        panel.set_group(gpus);
+        panel.set_collective_bytes(bytes);
+        panel.set_algorithm(std::nullopt);
+        run_frames(ui, panel, 2);
+        REQUIRE(panel.answers_hidden());
+        std::vector<float> hidden;
+        for (int i : {0, 1})  // TIME, BUSBW
+            hidden.push_back(ui.context().items.rect("readout_" + std::to_string(i))->z - ui.context().items.rect("readout_" + std::to_string(i))->x);
+        for (core::CollectiveAlgorithm a : panel.offered_algorithms()) {
+            panel.set_algorithm(a);
+            panel.run_collective();
+            run_frames(ui, panel, 3);
+            for (int i : {0, 1}) {
+                const ImVec4 r = *ui.context().items.rect("readout_" + std::to_string(i));
+                INFO(gpus << " GPUs, " << bytes << " B, " << core::collective_algorithm_label(a) << ", readout " << i);
+                CHECK(r.z - r.x <= hidden[static_cast<std::size_t>(i)] + 1.0f);
+            }
+        }
+    }
+}
+
 TEST_CASE("a size typed into a slider is kept to the byte; a dragged one to three figures") {
     CHECK(RackPanel::slider_bytes(1024, RackPanel::min_bytes, RackPanel::max_bytes) == 1024);
     CHECK(RackPanel::slider_text(RackPanel::slider_bytes(1024, RackPanel::min_bytes, RackPanel::max_bytes)) == "1,024 B");
