@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "app/menus.hpp"
 #include "lessons/home_screen.hpp"
@@ -15,26 +16,42 @@ namespace m2m::app {
 
 namespace {
 
-// Where every lesson's title does not fit on one row (1024x768 at 2x), the lesson open keeps its
-// title and the others show their number: "1 · Lay…" told nothing, "1" is a lesson a click away.
-bool tabs_fit(const App& app) {
-    const ImGuiStyle& st = ImGui::GetStyle();
-    const auto tab_w = [&](std::string_view s) {
-        return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x + st.FramePadding.x * 2 + st.ItemInnerSpacing.x;
-    };
-    float need = tab_w("Home") + tab_w("Next  \xe2\x86\x92");
-    for (const auto& l : app.lessons) need += tab_w(l->title());
-    return need <= ImGui::GetContentRegionAvail().x;
-}
+// The tabs' labels, the longest that fit on one row: every title and "Next: <title>"; every
+// title and a bare "Next"; the open lesson's title and the others' numbers (1024x768 at 2x);
+// numbers only (3x). A cut title ("1 · Lay…") told a class nothing; a number is a lesson a click away.
+struct TabLabels {
+    std::vector<std::string> lessons;
+    std::string next;
+};
 
-std::string tab_label(const App& app, std::size_t i, bool full) {
-    const std::string title(app.lessons[i]->title());
-    const std::string shown = full || (!app.at_home && i == app.current) ? title : title.substr(0, title.find(' '));
-    return shown + "###lesson" + std::to_string(i);  // the same tab, whichever label it shows
+TabLabels tab_labels(const App& app) {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const auto tab_w = [&](const std::string& s) {
+        return ImGui::CalcTextSize(s.c_str(), nullptr, true).x + st.FramePadding.x * 2 + st.ItemInnerSpacing.x;
+    };
+    const std::size_t next = app.at_home ? 0 : app.current + 1;
+    const std::string arrow = "  \xe2\x86\x92";
+    const std::string long_next = next < app.lessons.size() ? "Next: " + std::string(app.lessons[next]->title()) + arrow : "";
+    const std::string short_next = next < app.lessons.size() ? "Next" + arrow : "";
+    TabLabels best;
+    for (int form = 0; form < 4; ++form) {
+        TabLabels t;
+        t.next = form == 0 ? long_next : short_next;
+        float need = tab_w("Home") + (t.next.empty() ? 0.0f : tab_w(t.next)) + ImGui::GetFontSize();
+        for (std::size_t i = 0; i < app.lessons.size(); ++i) {
+            const std::string title(app.lessons[i]->title());
+            const bool full = form < 2 || (form == 2 && !app.at_home && i == app.current);
+            t.lessons.push_back((full ? title : title.substr(0, title.find(' '))) + "###lesson" + std::to_string(i));
+            need += tab_w(t.lessons.back());
+        }
+        best = t;
+        if (need <= ImGui::GetContentRegionAvail().x) break;
+    }
+    return best;
 }
 
 void draw_tabs(App& app) {
-    const bool full = tabs_fit(app);
+    const TabLabels labels = tab_labels(app);
     if (!ImGui::BeginTabBar("lessons")) return;
     if (ImGui::BeginTabItem("Home", nullptr, app.select_tab && app.at_home ? ImGuiTabItemFlags_SetSelected : 0)) {
         if (!app.select_tab) app.go_home();
@@ -42,9 +59,8 @@ void draw_tabs(App& app) {
     }
     app.shared.items.note("home_tab");
     for (std::size_t i = 0; i < app.lessons.size(); ++i) {
-        const std::string label = tab_label(app, i, full);
         const ImGuiTabItemFlags flags = app.select_tab && !app.at_home && i == app.current ? ImGuiTabItemFlags_SetSelected : 0;
-        if (ImGui::BeginTabItem(label.c_str(), nullptr, flags)) {
+        if (ImGui::BeginTabItem(labels.lessons[i].c_str(), nullptr, flags)) {
             if (!app.select_tab) app.go_to(i);
             ImGui::EndTabItem();
         }
@@ -52,11 +68,7 @@ void draw_tabs(App& app) {
     }
     app.select_tab = false;
     const std::size_t next = app.at_home ? 0 : app.current + 1;
-    if (next < app.lessons.size()) {  // every lesson ends with a pointer to the next
-        std::string label = "Next: " + std::string(app.lessons[next]->title()) + "  \xe2\x86\x92";
-        if (ImGui::CalcTextSize(label.c_str()).x > ImGui::GetContentRegionAvail().x * 0.3f) label = "Next  \xe2\x86\x92";
-        if (ImGui::TabItemButton(label.c_str(), ImGuiTabItemFlags_Trailing)) app.go_to(next);
-    }
+    if (!labels.next.empty() && ImGui::TabItemButton(labels.next.c_str(), ImGuiTabItemFlags_Trailing)) app.go_to(next);
     ImGui::EndTabBar();
 }
 
