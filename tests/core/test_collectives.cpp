@@ -149,7 +149,7 @@ TEST_CASE("NVLS's pipeline fill is in the simulated time and the story, and NCCL
     // At 2 MiB NCCL's estimate puts NVLS first; the story says what that estimate leaves out.
     const CollectiveResult small = run_collective(c, setup(CollectiveOp::all_reduce, 8, Bytes{2} << 20));
     CHECK(small.algorithm == nvls);
-    CHECK_THAT(tell(c, small).choice, Catch::Contains("NCCL's own estimate puts the NVLS (Simple) first") &&
+    CHECK_THAT(tell(c, small).choice, Catch::Contains("NCCL's own estimate puts NVLS (Simple) first") &&
                                           Catch::Contains("its pipeline takes to fill"));
     // Below the ring's ceiling the verdict does not claim NVLS beats it; at 1 GiB it does.
     CHECK_THAT(st.verdict, Catch::Contains("at this size its fixed costs hold it to") && !Catch::Contains("above NVLink"));

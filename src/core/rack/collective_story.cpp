@@ -51,9 +51,9 @@ std::string where_of(const CollectiveGroup& g) {
     return "across " + format_counted(g.nodes, "node");
 }
 
+// "the ring (LL)", "NVLS (Simple)", "point-to-point sends (Simple)"
 std::string named(const CollectiveCost& c) {
-    return "the " + std::string(collective_algorithm_label(c.algorithm)) + " (" +
-           std::string(collective_protocol_label(c.protocol)) + ")";
+    return collective_algorithm_phrase(c.algorithm) + " (" + std::string(collective_protocol_label(c.protocol)) + ")";
 }
 
 // NCCL's pick at this size, and why, against the fastest other algorithm.

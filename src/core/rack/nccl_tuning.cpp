@@ -204,6 +204,13 @@ std::string_view collective_algorithm_label(CollectiveAlgorithm a) {
     return "ring";
 }
 
+std::string collective_algorithm_phrase(CollectiveAlgorithm a) {
+    const std::string label(collective_algorithm_label(a));
+    if (a == CollectiveAlgorithm::nvls) return label;
+    if (a == CollectiveAlgorithm::p2p) return label + " sends";
+    return "the " + label;
+}
+
 std::string_view collective_protocol_name(CollectiveProtocol p) {
     switch (p) {
     case CollectiveProtocol::ll: return "ll";

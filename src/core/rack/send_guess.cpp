@@ -63,11 +63,7 @@ std::vector<CollectiveAlgorithm> guess_choices(const SystemSpec& system, const C
 
 namespace {
 
-// "the ring", "the tree", "NVLS", "the NVLS tree"
-std::string the(CollectiveAlgorithm a) {
-    const std::string label(collective_algorithm_label(a));
-    return a == CollectiveAlgorithm::nvls ? label : "the " + label;
-}
+std::string the(CollectiveAlgorithm a) { return collective_algorithm_phrase(a); }
 
 }  // namespace
 

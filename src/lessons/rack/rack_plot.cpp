@@ -1,5 +1,5 @@
 // Lesson 2's bus-bandwidth plot: every algorithm's busbw against message size (8 B to 16 GiB, as
-// nccl-tests prints it), NCCL's pick bold, the wires' ceilings, the latency floor, and where the
+// nccl-tests prints it), NCCL's pick bold, the wires' ceilings, the latency limit, and where the
 // pick turns from latency-bound to bandwidth-bound; hovering a size shows its time and bandwidths.
 #include <imgui.h>
 
@@ -35,11 +35,14 @@ ui::PlotSeries flat(const core::CollectiveSweep& sw, double y, ImU32 colour) {
 // The key above the plot: each curve's colour and name, NCCL's pick in bold words.
 void draw_key(const ui::Theme& th, const core::CollectiveSweep& sw) {
     const float s = std::round(ImGui::GetFontSize() * 0.6f);
-    auto key = [&](ImU32 colour, const std::string& name, bool first) {
+    auto key = [&](ImU32 colour, const std::string& name, bool first, bool ring = false) {
         if (!first) ui::same_line_if_fits(s * 1.5f + ImGui::CalcTextSize(name.c_str()).x, ImGui::GetFontSize());
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const float y = p.y + (ImGui::GetTextLineHeight() - s) * 0.5f;
-        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + s, y + s), colour);
+        if (ring)
+            ImGui::GetWindowDrawList()->AddCircle(ImVec2(p.x + s * 0.5f, y + s * 0.5f), s * 0.5f, colour, 16, th.line_thickness * 1.5f);
+        else
+            ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + s, y + s), colour);
         ImGui::Dummy(ImVec2(s, ImGui::GetTextLineHeight()));
         ImGui::SameLine(0, s * 0.5f);
         ImGui::TextUnformatted(name.c_str());
@@ -48,7 +51,10 @@ void draw_key(const ui::Theme& th, const core::CollectiveSweep& sw) {
     for (core::CollectiveAlgorithm a : sw.algorithms) key(algorithm_colour(th, a), std::string(core::collective_algorithm_label(a)), false);
     if (sw.nvlink_ceiling_GBps > 0) key(th.nvlink, "NVLink ceiling", false);
     if (sw.network_ceiling_GBps > 0) key(th.infiniband, "NIC ceiling", false);
-    key(th.text_dim, "latency floor", false);
+    // A line above the curves at small sizes: busbw can be no higher, since no algorithm takes
+    // less than the smallest start-up time (a "floor" under the time, a limit over the busbw).
+    key(th.text_dim, "latency limit", false);
+    key(th.text, "this message", false, true);
 }
 
 }  // namespace
@@ -100,7 +106,12 @@ void RackPanel::draw_plot(float height) {
     dl->AddPolyline(pick.data(), static_cast<int>(pick.size()), th.text, 0, th.line_thickness * 2.5f);
     // The message being run, on NCCL's pick.
     const double now = static_cast<double>(m_collective.bytes);
-    if (now > 0) dl->AddCircleFilled(f->to_screen(now, m_collective.nccl.busbw_GBps), ImGui::GetFontSize() * 0.35f, th.accent);
+    // A ring in the text's colour, not a coloured dot, which read as one of the algorithms' curves.
+    if (now > 0) {
+        const ImVec2 at = f->to_screen(now, m_collective.nccl.busbw_GBps);
+        dl->AddCircleFilled(at, ImGui::GetFontSize() * 0.4f, th.panel | IM_COL32_A_MASK, 16);
+        dl->AddCircle(at, ImGui::GetFontSize() * 0.4f, th.text, 16, th.line_thickness * 1.5f);
+    }
     draw_plot_hover(*f);
 }
 
@@ -118,8 +129,9 @@ void RackPanel::draw_plot_hover(const ui::LogLogFrame& f) {
     ImGui::GetWindowDrawList()->AddLine(ImVec2(x, f.a.y), ImVec2(x, f.b.y), th.text_dim, 1.0f);
     const core::CollectiveCost& c = sw.picks[best];
     ImGui::BeginTooltip();
-    ImGui::Text("%s: NCCL picks the %s (%s)", core::format_bytes(sw.sizes[best]).c_str(),
-                std::string(core::collective_algorithm_label(c.algorithm)).c_str(),
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);  // lines wrap, so the tip stays on screen at 1.5x
+    ImGui::Text("%s: NCCL picks %s (%s)", core::format_bytes(sw.sizes[best]).c_str(),
+                core::collective_algorithm_phrase(c.algorithm).c_str(),
                 std::string(core::collective_protocol_label(c.protocol)).c_str());
     ImGui::Text("time %s \xc2\xb7 algbw %s \xc2\xb7 busbw %s", core::format_seconds(c.time_s).c_str(),
                 core::format_rate_GBps(c.algbw_GBps).c_str(), core::format_rate_GBps(c.busbw_GBps).c_str());
@@ -139,6 +151,7 @@ void RackPanel::draw_plot_hover(const ui::LogLogFrame& f) {
     for (std::size_t k = 0; k < sw.algorithms.size(); ++k)
         ImGui::TextDisabled("%s: %s", std::string(core::collective_algorithm_label(sw.algorithms[k])).c_str(),
                             core::format_seconds(sw.curves[k][best].time_s).c_str());
+    ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
 }
 

@@ -61,8 +61,15 @@ void RackPanel::draw_scene() {
         draw_drawing(std::max(least, left - step_h - words_h - plot_h - spacing));
         draw_step();
     }
+    if (!both && m_show_plot) {
+        // The plot alone: the picture first, as large as the scene allows, the words under it (the
+        // wheel). Below the words it was off the screen at 1024x768 and 1.5x.
+        draw_plot(std::max(fs * 12.0f, left - spacing));
+        draw_collective_words();
+        return;
+    }
     draw_collective_words();
-    if (both || m_show_plot) draw_plot(std::max(fs * 8.0f, ImGui::GetContentRegionAvail().y - spacing));
+    if (both) draw_plot(std::max(fs * 8.0f, ImGui::GetContentRegionAvail().y - spacing));
 }
 
 void RackPanel::draw_view_switch() {

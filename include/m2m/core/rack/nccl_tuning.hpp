@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace m2m::core {
@@ -98,6 +99,9 @@ std::span<const double> nccl_inter_speeds(GpuGeneration g);
 std::string_view collective_algorithm_name(CollectiveAlgorithm a);
 /// "ring", "tree", "NVLS", "NVLS tree", "point-to-point": what a reader sees.
 std::string_view collective_algorithm_label(CollectiveAlgorithm a);
+/// "the ring", "the tree", "NVLS" (a name: NVLink SHARP), "the NVLS tree", "point-to-point sends":
+/// the label as a sentence uses it.
+std::string collective_algorithm_phrase(CollectiveAlgorithm a);
 /// "ll", "ll128", "simple".
 std::string_view collective_protocol_name(CollectiveProtocol p);
 /// "LL", "LL128", "Simple".
