@@ -157,8 +157,12 @@ bool playback_controls(ItemRegistry& items, Playback& pb) {
     const bool again = pb.finished() && pb.end() > 0;
     const char* run_label = pb.playing() ? "Pause (Space)" : (again ? "Run again (Space)" : "Run (Space)");
     // Without the key where the words are wider than the column (1024x768 at 2.0); the key still works.
-    if (button_width(run_label) > ImGui::GetContentRegionAvail().x) run_label = pb.playing() ? "Pause" : (again ? "Run again" : "Run");
-    if (ImGui::Button(run_label)) {
+    const bool with_key = button_width("Run again (Space)") <= ImGui::GetContentRegionAvail().x;
+    if (!with_key) run_label = pb.playing() ? "Pause" : (again ? "Run again" : "Run");
+    // As wide as its widest label, so Step and Reset stay put when Run turns into Pause.
+    const float run_w = std::max({button_width(with_key ? "Run (Space)" : "Run"), button_width(with_key ? "Pause (Space)" : "Pause"),
+                                  button_width(with_key ? "Run again (Space)" : "Run again")});
+    if (ImGui::Button(run_label, ImVec2(std::min(run_w, ImGui::GetContentRegionAvail().x), 0))) {
         pb.toggle();
         changed = true;
     }

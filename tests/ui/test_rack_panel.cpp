@@ -480,6 +480,23 @@ TEST_CASE("the hidden readouts sit where their figures will: the reveal moves no
     }
 }
 
+TEST_CASE("the step's bars stay put through the reveal and the run, whatever its words") {
+    // The words above them once took one line, then two, and the bars jumped (found in review).
+    test::Headless ui(1024, 768, 1.0f);
+    RackPanel panel(ui.context());
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.set_group(64);
+    panel.set_collective_bytes(1048576);
+    run_frames(ui, panel, 2);
+    const float y = ui.context().items.rect("nvlink_bar")->y;
+    panel.run_collective();
+    for (int i = 0; i < 200 && !panel.collective_finished(); ++i) {
+        run_frames(ui, panel, 1, 0.05f);
+        INFO("frame " << i << ": " << panel.step_head());
+        REQUIRE(ui.context().items.rect("nvlink_bar")->y == y);
+    }
+}
+
 TEST_CASE("a hidden figure keeps room for every algorithm's, not only for NCCL's pick") {
     // Sized for the pick alone, the gaps between the "?" told the class which algorithm it was
     // (found in review: SLOWEST LINK sat 90 px further right when the tree was picked).

@@ -49,8 +49,8 @@ void RackPanel::draw_scene() {
     if (!both) draw_view_switch();
     const float left = ImGui::GetContentRegionAvail().y;
     const float words_h = collective_words_height(wrap) + spacing;
-    const float step_h = ImGui::CalcTextSize(step_head().c_str(), nullptr, false, wrap).y +
-                         ImGui::CalcTextSize(m_collective_story.sends_caption.c_str(), nullptr, false, wrap).y +
+    const float step_h = std::max(step_block_h() - spacing, ImGui::CalcTextSize(step_head().c_str(), nullptr, false, wrap).y) +
+                         std::max(step_block_h() - spacing, ImGui::CalcTextSize(m_collective_story.sends_caption.c_str(), nullptr, false, wrap).y) +
                          2 * fs * 1.1f + spacing * 4;
     if (both || !m_show_plot) {
         const float plot_h = both ? std::clamp(left * 0.3f, fs * 8.0f, fs * 16.0f) : 0.0f;
@@ -271,6 +271,8 @@ void RackPanel::draw_time_split() {
     ImGui::Dummy(ImVec2(w, h));
 }
 
+float RackPanel::step_block_h() const { return 2 * ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.y; }
+
 void RackPanel::draw_step() {
     // The current ring step as a small Gantt chart: every step is alike, so this one shows how
     // long the NVLink sends and the InfiniBand sends take inside it, and who waits for whom.
@@ -284,13 +286,20 @@ void RackPanel::draw_step() {
         ImGui::TextUnformatted("A group of one GPU has nothing to send.");
         return;
     }
-    ui::text_wrapped_coloured(th.text, step_head());
+    // The step's words and the bars' caption each keep two lines, so the bars under them stay put
+    // while a run's words change (one line, then two) and when Run reveals the caption.
+    const auto two_lines = [&](ImU32 colour, const std::string& text) {
+        const float y0 = ImGui::GetCursorPosY();
+        ui::text_wrapped_coloured(colour, text);
+        if (const float extra = y0 + step_block_h() - ImGui::GetCursorPosY(); extra > 0) ImGui::SetCursorPosY(ImGui::GetCursorPosY() + extra);
+    };
+    two_lines(th.text, step_head());
     m_ctx.items.note("step_text");
     const double in_step = cursor <= r.base_latency_s ? 0.0 : cursor >= r.time_s ? r.step_s : cursor - r.step_start_s(k);
 
     // Before Run the step's length and its wires' ends would give the time (and the algorithm) away.
     const bool hidden = answers_hidden();
-    ui::text_wrapped_coloured(th.text_dim, hidden ? std::string("Each wire's sends: press Run.") : s.sends_caption);
+    two_lines(th.text_dim, hidden ? std::string("Each wire's sends: press Run.") : s.sends_caption);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float label_w = ImGui::CalcTextSize("InfiniBand sends ").x;
     const float value_w = ImGui::CalcTextSize(" 000.0 ms").x;
@@ -323,6 +332,7 @@ void RackPanel::draw_step() {
         const float cursor_x = a.x + w * static_cast<float>(std::clamp(in_step / std::max(r.step_s, 1e-30), 0.0, 1.0));
         dl->AddRectFilled(ImVec2(cursor_x - 1, a.y - 2), ImVec2(cursor_x + 1, b.y + 2), th.text);
         ImGui::Dummy(ImVec2(label_w + w + value_w, h));
+        m_ctx.items.note(row.colour == th.link(core::LinkType::nvlink) ? "nvlink_bar" : "infiniband_bar");
     }
 }
 
