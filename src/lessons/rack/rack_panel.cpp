@@ -44,9 +44,10 @@ const LessonInfo RackPanel::info = {
     "rack",
     "2 \xc2\xb7 Inside a rack",
     "Send a tensor between two GPUs: NVLink inside a node, InfiniBand between nodes, and what each hop costs.",
-    "Click one GPU, then another, and press Send. Inside a node the tensor crosses NVLink through the "
-    "NVSwitch; to reach another node it must leave through a NIC onto InfiniBand. Compare 1 KB with 1 GB, "
-    "then switch to All-reduce, guess which algorithm is fastest, and watch a group of GPUs wait for its slowest wire.",
+    "Move a tensor between GPUs and see which wires it crosses. To send one, click a GPU, then another, and "
+    "press Send: inside a node it crosses NVLink through the NVSwitch; to reach another node it must leave "
+    "through a NIC onto InfiniBand. Compare 1 KB with 1 GB, then switch to All-reduce, guess which algorithm "
+    "is fastest, and watch a group of GPUs wait for its slowest wire.",
 };
 
 RackPanel::RackPanel(Context& ctx) : Lesson(ctx, info) {
@@ -365,9 +366,10 @@ bool RackPanel::paint_wave(ui::RackPaint& p, double cursor) const {
 // [SECTION] draw ----------------------------------------------------------------------------
 
 void RackPanel::draw_more_below() const {
-    // With no scrollbar, a tag in the bottom corner says the words go on below.
+    // With no scrollbar, a tag in the bottom corner says the words go on below: short, since
+    // it covers what lies under it ("more below: mouse wheel" hid half a line of words).
     const auto& th = m_ctx.view.theme;
-    const char* text = "more below: mouse wheel";
+    const char* text = "wheel: more \xe2\x86\x93";
     const ImVec2 ts = ImGui::CalcTextSize(text), pad(ImGui::GetFontSize() * 0.4f, ImGui::GetFontSize() * 0.15f);
     const ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();
     const ImVec2 b(wp.x + ws.x - pad.x, wp.y + ws.y - pad.y), a(b.x - ts.x - 2 * pad.x, b.y - ts.y - 2 * pad.y);

@@ -179,7 +179,11 @@ void RackPanel::drawing_tooltip(std::optional<core::GpuId> gpu, std::optional<st
         if (m_mode == Mode::send)
             ImGui::TextDisabled("%s", m_picking_to && g == m_from ? "the sender" : (std::string(click) + " this GPU").c_str());
     } else {
-        ImGui::Text("rack %u: %u more nodes of %u GPUs, drawn small to leave room", *rack, m_layout.hidden_in(*rack), c.shape().gpus_per_node);
+        // A box, not a drawing: "drawn small" promised GPUs that are not there.
+        const std::uint32_t hidden = m_layout.hidden_in(*rack);
+        ImGui::Text(hidden == c.shape().nodes_per_rack ? "rack %u: its %u nodes of %u GPUs, summed up in this box to leave room"
+                                                        : "rack %u: %u more nodes of %u GPUs, summed up in this box to leave room",
+                    *rack, hidden, c.shape().gpus_per_node);
         if (m_mode == Mode::send) ImGui::TextDisabled("%s GPU %u (node %u)", click, *summary, c.node_of(*summary));
     }
     ImGui::EndTooltip();
