@@ -81,8 +81,13 @@ void RackPanel::draw_plot(float height) {
         series.push_back(std::move(s));
     }
     const double top_busbw = std::max(sw.nvlink_ceiling_GBps, sw.network_ceiling_GBps);
-    if (sw.nvlink_ceiling_GBps > 0) series.push_back(flat(sw, sw.nvlink_ceiling_GBps, th.nvlink));
-    if (sw.network_ceiling_GBps > 0) series.push_back(flat(sw, sw.network_ceiling_GBps, th.infiniband));
+    // The lower ceiling, the one that binds, drawn last: on an H100 node the two nearly meet (370.8
+    // and 384 GB/s), and the NIC's line drawn over NVLink's hid it.
+    std::vector<ui::PlotSeries> ceilings;
+    if (sw.nvlink_ceiling_GBps > 0) ceilings.push_back(flat(sw, sw.nvlink_ceiling_GBps, th.nvlink));
+    if (sw.network_ceiling_GBps > 0) ceilings.push_back(flat(sw, sw.network_ceiling_GBps, th.infiniband));
+    std::sort(ceilings.begin(), ceilings.end(), [](const ui::PlotSeries& a, const ui::PlotSeries& b) { return a.y.front() > b.y.front(); });
+    series.insert(series.end(), ceilings.begin(), ceilings.end());
     // The latency floor: no algorithm moves S bytes faster than the smallest latency, so busbw
     // stays under factor x S / floor, a straight rising line on log-log axes.
     const double factor = core::busbw_factor(sw.op, sw.group.gpus);
