@@ -5,7 +5,6 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -214,32 +213,7 @@ void RackPanel::recompute_collective() {
     m_collective = core::run_collective(c, setup);
     m_collective_story = core::tell(c, m_collective);
     m_sweep = core::sweep_collective(c.system(), m_collective.group, m_op);
-    // The longest name NCCL's pick could have here: the hidden readout keeps its room (capitals
-    // count as wider letters: "NVLS" takes more room than "ring").
-    const auto room = [](const std::string& t) {
-        return t.size() + std::count_if(t.begin(), t.end(), [](unsigned char ch) { return std::isupper(ch) != 0; });
-    };
-    // The figures' rooms likewise: each algorithm's time and busbw at this size by NCCL's
-    // closed form, a figure with no point given one (3 digits with a point are the widest), and
-    // "µs" counted as the wider "ms". None depends on which algorithm NCCL picks.
-    const auto widest_shape = [&](std::string& widest, std::string text) {
-        if (const std::size_t space = text.find(' '); space != std::string::npos && text.find('.') > space) text.insert(space, ".");
-        if (const std::size_t mu = text.find("\xc2\xb5"); mu != std::string::npos) text.replace(mu, 2, "m");
-        if (room(text) > room(widest)) widest = text;
-    };
-    m_widest_pick.clear();
-    m_widest_time.clear();
-    m_widest_busbw.clear();
-    for (core::CollectiveAlgorithm a : m_sweep.algorithms) {
-        if (const std::string name = std::string(core::collective_algorithm_label(a)) + " \xc2\xb7 Simple"; room(name) > room(m_widest_pick))
-            m_widest_pick = name;
-        core::CollectiveChoice choice;
-        choice.algorithm = a;
-        const core::CollectiveCost cost = core::collective_cost(c.system(), group, m_op, static_cast<double>(setup.bytes), choice);
-        widest_shape(m_widest_time, core::format_seconds(cost.time_s));
-        widest_shape(m_widest_busbw, core::format_rate_GBps(cost.busbw_GBps));
-    }
-    m_widest_link = std::string(core::link_type_label(group.nodes > 1 ? core::LinkType::infiniband : core::LinkType::nvlink));
+    set_hidden_rooms(group, static_cast<double>(setup.bytes));
     m_send_routes.clear();
     for (const core::CollectiveSend& s : m_collective.sends) {
         const bool into = s.role == core::SendRole::into_switch, out = s.role == core::SendRole::out_of_switch;
