@@ -61,18 +61,12 @@ std::vector<CollectiveAlgorithm> guess_choices(const SystemSpec& system, const C
     return out;
 }
 
-namespace {
-
-std::string the(CollectiveAlgorithm a) { return collective_algorithm_phrase(a); }
-
-}  // namespace
-
 std::string guess_question(const SystemSpec& system, const CollectiveGroup& group, CollectiveOp op, double bytes) {
     const auto choices = guess_choices(system, group, op);
     if (choices.size() < 2) return {};
     std::string names;
     for (std::size_t i = 0; i < choices.size(); ++i)
-        names += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + the(choices[i]);
+        names += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + collective_algorithm_phrase(choices[i]);
     return std::string(choices.size() == 2 ? "Which is faster" : "Which is fastest") + " for " + format_bytes(bytes) +
            " on " + format_counted(group.gpus, "GPU") + ": " + names + "?";
 }
@@ -96,6 +90,7 @@ CollectiveReveal reveal_collective(const CollectiveGuess& guess, const Cluster& 
     const auto other = std::find_if(costs.begin() + 1, costs.end(), [&](const CollectiveCost& c) { return c.algorithm == guessed; });
     const CollectiveCost& lose = r.right || other == costs.end() ? costs[1] : *other;
     const std::string faster = choices.size() == 2 ? " is faster" : " is fastest";
+    const auto the = collective_algorithm_phrase;
     r.line = (r.right ? "Right: " + the(win.algorithm) : "You guessed " + the(*guess.faster) + "; " + the(win.algorithm)) +
              faster + " at " + format_bytes(bytes) + ": " + format_seconds(win.time_s) + " against " +
              the(lose.algorithm) + "'s " + format_seconds(lose.time_s) + " (" + format_ratio(lose.time_s / win.time_s) + ").";
