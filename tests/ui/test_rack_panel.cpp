@@ -497,6 +497,34 @@ TEST_CASE("the step's bars stay put through the reveal and the run, whatever its
     }
 }
 
+TEST_CASE("before Run nothing on screen moves with NCCL's pick: the controls, the rack and the bars") {
+    // 8 H100s: the ring (LL) at 1 MB, NVLS at 4 MB. The "one ring per NIC" box once showed only
+    // for the ring's pick (Run jumped 86 px), and a one-pass caption's third line moved the bars.
+    test::Headless ui(1024, 768, 1.0f);
+    RackPanel panel(ui.context());
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.set_group(8);
+    std::vector<std::vector<ImVec4>> seen;
+    for (double bytes : {1048576.0, 4194304.0, 65536.0, 262144.0}) {
+        panel.set_collective_bytes(bytes);
+        run_frames(ui, panel, 2);
+        REQUIRE(panel.answers_hidden());
+        std::vector<ImVec4> at;
+        for (const char* item : {"run_button", "nvlink_bar", "gpu_0", "gpu_7"}) {
+            REQUIRE(ui.context().items.rect(item));
+            at.push_back(*ui.context().items.rect(item));
+        }
+        seen.push_back(at);
+    }
+    REQUIRE(panel.collective().algorithm == core::CollectiveAlgorithm::ring);  // 256 KB
+    for (std::size_t k = 1; k < seen.size(); ++k)
+        for (std::size_t i = 0; i < seen[0].size(); ++i) {
+            INFO("size " << k << ", item " << i);
+            CHECK(seen[k][i].y == seen[0][i].y);
+            CHECK(seen[k][i].w == seen[0][i].w);
+        }
+}
+
 TEST_CASE("a hidden figure keeps room for every algorithm's, not only for NCCL's pick") {
     // Sized for the pick alone, the gaps between the "?" told the class which algorithm it was
     // (found in review: SLOWEST LINK sat 90 px further right when the tree was picked).

@@ -286,7 +286,11 @@ void RackPanel::draw_collective_controls() {
         recompute();
     m_ctx.items.note("size_slider");
     draw_collective_choices();
-    if (m_collective.algorithm == core::CollectiveAlgorithm::ring) {
+    // Whenever the ring can run, not only when it is NCCL's pick: shown for the pick alone, the
+    // box told a class the answer before Run. Its note, which speaks of the run, only once the
+    // ring is chosen by hand.
+    const std::vector<core::CollectiveAlgorithm> offered = offered_algorithms();
+    if (std::find(offered.begin(), offered.end(), core::CollectiveAlgorithm::ring) != offered.end()) {
         bool per_nic = m_ring_per_nic;
         // A checkbox's label cannot wrap: on a narrow panel the words go beside it as wrapped text.
         const char* rings = "one ring per NIC (what NCCL does)";
@@ -299,7 +303,7 @@ void RackPanel::draw_collective_controls() {
             ImGui::TextUnformatted(rings);
             ImGui::PopTextWrapPos();
         }
-        ui::text_wrapped_coloured(th.text_dim, m_collective_story.rings_note);
+        if (m_algorithm == core::CollectiveAlgorithm::ring) ui::text_wrapped_coloured(th.text_dim, m_collective_story.rings_note);
     }
     draw_collective_predict();
 }

@@ -136,7 +136,8 @@ private:
     void draw_plot(float height);  ///< rack_plot.cpp: bus bandwidth against message size
     void draw_plot_hover(const ui::LogLogFrame& f);
     void set_hidden_rooms(const core::CollectiveGroup& group, double bytes);  ///< m_widest_*: the hidden readouts' rooms
-    float step_block_h() const;    ///< the room the step's words and the bars' caption each keep: two lines
+    float step_block_h() const;    ///< the room the step's words keep: two lines
+    float caption_block_h(float wrap) const;  ///< the room the bars' caption keeps: its longest form's
     void draw_more_below() const;  ///< the tag that says the scene's words go on below (the wheel)
     std::vector<std::pair<std::string, bool>> collective_words(bool revealed, bool with_guess) const;  ///< each line, and whether it is marked
     void draw_collective_words();

@@ -51,7 +51,7 @@ void RackPanel::draw_scene() {
     const float left = ImGui::GetContentRegionAvail().y;
     const float words_h = collective_words_height(wrap) + spacing;
     const float step_h = std::max(step_block_h() - spacing, ImGui::CalcTextSize(step_head().c_str(), nullptr, false, wrap).y) +
-                         std::max(step_block_h() - spacing, ImGui::CalcTextSize(m_collective_story.sends_caption.c_str(), nullptr, false, wrap).y) +
+                         std::max(caption_block_h(wrap) - spacing, ImGui::CalcTextSize(m_collective_story.sends_caption.c_str(), nullptr, false, wrap).y) +
                          2 * fs * 1.1f + spacing * 4;
     if (both || !m_show_plot) {
         const float plot_h = both ? std::clamp(left * 0.3f, fs * 8.0f, fs * 16.0f) : 0.0f;
@@ -257,10 +257,17 @@ std::vector<std::pair<std::string, bool>> RackPanel::collective_words(bool revea
 }
 
 float RackPanel::collective_words_height(float wrap) const {
+    // A room that does not depend on what the words will say: sized by the revealed words, the
+    // rack grew or shrank before Run as the hidden story's length changed with NCCL's pick. Four
+    // paragraphs as long as the longer stories run (the pick and why, the bound, the verdict, the
+    // guess's line), wrapped at this width; longer words run on below (the wheel), and the drawing
+    // keeps its size through the reveal either way.
     float h = 0;
-    // The room the revealed words need (with the guess's line), so the drawing keeps its size.
-    for (const auto& [text, _] : collective_words(true, true))
-        h += ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y + ImGui::GetStyle().ItemSpacing.y;
+    for (int tens : {24, 10, 26, 13}) {  // each paragraph's length in tens of characters
+        std::string paragraph;
+        for (int i = 0; i < tens; ++i) paragraph += "the bytes ";  // ten characters of common text
+        h += ImGui::CalcTextSize(paragraph.c_str(), nullptr, false, wrap).y + ImGui::GetStyle().ItemSpacing.y;
+    }
     return h;
 }
 
@@ -307,6 +314,14 @@ void RackPanel::draw_time_split() {
 
 float RackPanel::step_block_h() const { return 2 * ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.y; }
 
+float RackPanel::caption_block_h(float wrap) const {
+    // The longest caption any algorithm could have, so the bars below sit where they will after
+    // Run without their place telling which algorithm runs (a three-line one-pass caption once
+    // moved them 20 px before Run, on a narrow scene).
+    return std::max(step_block_h(), ImGui::CalcTextSize(core::CollectiveStory::sends_caption_room, nullptr, false, wrap).y +
+                                         ImGui::GetStyle().ItemSpacing.y);
+}
+
 void RackPanel::draw_step() {
     // The current ring step as a small Gantt chart: every step is alike, so this one shows how
     // long the NVLink sends and the InfiniBand sends take inside it, and who waits for whom.
@@ -322,18 +337,19 @@ void RackPanel::draw_step() {
     }
     // The step's words and the bars' caption each keep two lines, so the bars under them stay put
     // while a run's words change (one line, then two) and when Run reveals the caption.
-    const auto two_lines = [&](ImU32 colour, const std::string& text) {
+    const auto two_lines = [&](ImU32 colour, const std::string& text, float room) {
         const float y0 = ImGui::GetCursorPosY();
         ui::text_wrapped_coloured(colour, text);
-        if (const float extra = y0 + step_block_h() - ImGui::GetCursorPosY(); extra > 0) ImGui::SetCursorPosY(ImGui::GetCursorPosY() + extra);
+        if (const float extra = y0 + room - ImGui::GetCursorPosY(); extra > 0) ImGui::SetCursorPosY(ImGui::GetCursorPosY() + extra);
     };
-    two_lines(th.text, step_head());
+    const float wrap = ImGui::GetContentRegionAvail().x;
+    two_lines(th.text, step_head(), step_block_h());
     m_ctx.items.note("step_text");
     const double in_step = cursor <= r.base_latency_s ? 0.0 : cursor >= r.time_s ? r.step_s : cursor - r.step_start_s(k);
 
     // Before Run the step's length and its wires' ends would give the time (and the algorithm) away.
     const bool hidden = answers_hidden();
-    two_lines(th.text_dim, hidden ? std::string("Each wire's sends: press Run.") : s.sends_caption);
+    two_lines(th.text_dim, hidden ? std::string("Each wire's sends: press Run.") : s.sends_caption, caption_block_h(wrap));
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float label_w = ImGui::CalcTextSize("InfiniBand sends ").x;
     const float value_w = ImGui::CalcTextSize(" 000.0 ms").x;
