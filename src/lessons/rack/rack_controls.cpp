@@ -286,11 +286,12 @@ void RackPanel::draw_collective_controls() {
         recompute();
     m_ctx.items.note("size_slider");
     draw_collective_choices();
-    // Whenever the ring can run, not only when it is NCCL's pick: shown for the pick alone, the
-    // box told a class the answer before Run. Its note, which speaks of the run, only once the
-    // ring is chosen by hand.
+    // Whenever the ring can run across nodes (where the rings' count matters), or is chosen by
+    // hand: shown for NCCL's pick alone, the box told a class the answer before Run. Its note,
+    // which speaks of the run, only once the ring is chosen by hand.
     const std::vector<core::CollectiveAlgorithm> offered = offered_algorithms();
-    if (std::find(offered.begin(), offered.end(), core::CollectiveAlgorithm::ring) != offered.end()) {
+    const bool ring_runs = std::find(offered.begin(), offered.end(), core::CollectiveAlgorithm::ring) != offered.end();
+    if (ring_runs && (m_collective.group.nodes > 1 || m_algorithm == core::CollectiveAlgorithm::ring)) {
         bool per_nic = m_ring_per_nic;
         // A checkbox's label cannot wrap: on a narrow panel the words go beside it as wrapped text.
         const char* rings = "one ring per NIC (what NCCL does)";

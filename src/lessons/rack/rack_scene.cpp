@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
+#include <vector>
 #include <stdexcept>
 
 #include "lessons/rack/rack_common.hpp"
@@ -262,12 +263,17 @@ float RackPanel::collective_words_height(float wrap) const {
     // paragraphs as long as the longer stories run (the pick and why, the bound, the verdict, the
     // guess's line), wrapped at this width; longer words run on below (the wheel), and the drawing
     // keeps its size through the reveal either way.
+    static const std::vector<std::string> paragraphs = [] {
+        std::vector<std::string> out;
+        for (int tens : {24, 10, 26, 13}) {  // each paragraph's length in tens of characters
+            std::string p;
+            for (int i = 0; i < tens; ++i) p += "the bytes ";  // ten characters of common text
+            out.push_back(p);
+        }
+        return out;
+    }();  // built once: this runs every frame
     float h = 0;
-    for (int tens : {24, 10, 26, 13}) {  // each paragraph's length in tens of characters
-        std::string paragraph;
-        for (int i = 0; i < tens; ++i) paragraph += "the bytes ";  // ten characters of common text
-        h += ImGui::CalcTextSize(paragraph.c_str(), nullptr, false, wrap).y + ImGui::GetStyle().ItemSpacing.y;
-    }
+    for (const std::string& p : paragraphs) h += ImGui::CalcTextSize(p.c_str(), nullptr, false, wrap).y + ImGui::GetStyle().ItemSpacing.y;
     return h;
 }
 
