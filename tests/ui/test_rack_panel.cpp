@@ -480,6 +480,36 @@ TEST_CASE("the hidden readouts sit where their figures will: the reveal moves no
     }
 }
 
+TEST_CASE("the hidden readouts stay put while the size slider moves") {
+    // Their rooms once followed the figures at the size set, so the "?" slid sideways under a
+    // dragged slider; they now keep the widest any algorithm gives at any size the plot draws.
+    for (const auto& [w, h, scale] : {std::tuple{1024, 768, 1.0f}, std::tuple{1920, 1080, 1.0f}}) {
+        test::Headless ui(w, h, scale);
+        RackPanel panel(ui.context());
+        panel.set_mode(RackPanel::Mode::all_reduce);
+        for (std::uint32_t gpus : {8u, 64u}) {
+            panel.set_group(gpus);
+            std::vector<ImVec4> first;
+            for (double bytes : {8.0, 4096.0, 1048576.0, 3e7, 1e9, 16e9}) {
+                panel.set_collective_bytes(bytes);
+                run_frames(ui, panel, 2);
+                REQUIRE(panel.answers_hidden());
+                for (int i = 0; i < 4; ++i) {
+                    REQUIRE(ui.context().items.rect("readout_" + std::to_string(i)));
+                    const ImVec4 r = *ui.context().items.rect("readout_" + std::to_string(i));
+                    if (first.size() < 4) {
+                        first.push_back(r);
+                        continue;
+                    }
+                    INFO(w << "x" << h << ", " << gpus << " GPUs, " << bytes << " B, readout " << i);
+                    CHECK(r.x == first[static_cast<std::size_t>(i)].x);
+                    CHECK(r.y == first[static_cast<std::size_t>(i)].y);
+                }
+            }
+        }
+    }
+}
+
 TEST_CASE("the step's bars stay put through the reveal and the run, whatever its words") {
     // The words above them once took one line, then two, and the bars jumped (found in review).
     test::Headless ui(1024, 768, 1.0f);

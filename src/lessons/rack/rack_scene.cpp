@@ -99,9 +99,10 @@ void RackPanel::set_hidden_rooms(const core::CollectiveGroup& group, double byte
     const auto room = [](const std::string& t) {
         return t.size() + std::count_if(t.begin(), t.end(), [](unsigned char ch) { return std::isupper(ch) != 0; });
     };
-    // The figures' rooms likewise: each algorithm's time and busbw at this size by NCCL's
-    // closed form, a figure with no point given one (3 digits with a point are the widest), and
-    // "µs" counted as the wider "ms". None depends on which algorithm NCCL picks.
+    // The figures' rooms likewise: each algorithm's time and busbw by NCCL's closed form at this
+    // size and at every size the plot draws (so the "?" stay put while the size slider moves), a
+    // figure with no point given one (3 digits with a point are the widest), and "µs" counted as
+    // the wider "ms". None depends on which algorithm NCCL picks.
     const auto widest_shape = [&](std::string& widest, std::string text) {
         if (const std::size_t space = text.find(' '); space != std::string::npos && text.find('.') > space) text.insert(space, ".");
         if (const std::size_t mu = text.find("\xc2\xb5"); mu != std::string::npos) text.replace(mu, 2, "m");
@@ -119,6 +120,11 @@ void RackPanel::set_hidden_rooms(const core::CollectiveGroup& group, double byte
         widest_shape(m_widest_time, core::format_seconds(cost.time_s));
         widest_shape(m_widest_busbw, core::format_rate_GBps(cost.busbw_GBps));
     }
+    for (const std::vector<core::CollectiveCost>& curve : m_sweep.curves)
+        for (const core::CollectiveCost& cost : curve) {
+            widest_shape(m_widest_time, core::format_seconds(cost.time_s));
+            widest_shape(m_widest_busbw, core::format_rate_GBps(cost.busbw_GBps));
+        }
     m_widest_link = std::string(core::link_type_label(group.nodes > 1 ? core::LinkType::infiniband : core::LinkType::nvlink));
 }
 
