@@ -64,11 +64,37 @@ void collapsed_controls(Context& ctx, float height) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show the controls (C)");
 }
 
+// The pane's controls, then `footer` (the playback buttons) after them, or pinned under them
+// when the two together overflow the pane: a projector at 1024x768 and 1.5x keeps Run in sight
+// while the rest scrolls. Only in a pane at least ten rows high: the buttons take 5 to 7 rows,
+// and in a shorter one (2.0 at 1024x768) the controls would scroll in a slit. The rule counts
+// rows, not the buttons' height, which grows when a scrollbar narrows them: measured, it would
+// keep either state once in it. Both heights are last frame's, kept in the pane's own ImGui
+// storage; a change shows on the next frame (the app draws at least ten a second).
+void controls_with_footer(Context& ctx, const std::function<void()>& controls, const std::function<void()>& footer) {
+    ImGuiStorage* kept = ImGui::GetStateStorage();
+    const ImGuiID content_id = ImGui::GetID("##content_h"), footer_id = ImGui::GetID("##footer_h");
+    const float room = ImGui::GetContentRegionAvail().y;
+    const float footer_h = kept->GetFloat(footer_id, 0.0f);
+    const bool pinned = footer_h > 0 && room >= 10 * ImGui::GetFrameHeight() && kept->GetFloat(content_id, 0.0f) + footer_h > room;
+    if (pinned) ImGui::BeginChild("##scrolls", ImVec2(0, std::max(ImGui::GetFrameHeight(), room - footer_h)), false);
+    const float top = ImGui::GetCursorPosY();
+    controls();
+    kept->SetFloat(content_id, ImGui::GetCursorPosY() - top);
+    if (pinned) ImGui::EndChild();
+    const float foot = ImGui::GetCursorPosY();
+    ImGui::Separator();
+    footer();
+    kept->SetFloat(footer_id, ImGui::GetCursorPosY() - foot);
+    ctx.items.measure("controls_footer_pinned", pinned ? 1.0 : 0.0);
+}
+
 }  // namespace
 
 void controls_beside_scene(Context& ctx, const std::string& id, float controls_width,
                            const std::function<void()>& controls, const std::function<void()>& scene,
-                           ImGuiWindowFlags scene_flags, const std::function<void()>& presenter_strip) {
+                           ImGuiWindowFlags scene_flags, const std::function<void()>& presenter_strip,
+                           const std::function<void()>& footer) {
     ui::View& view = ctx.view;
     const float height = ImGui::GetContentRegionAvail().y;
     if (!view.presenter && view.controls_collapsed) {
@@ -80,7 +106,8 @@ void controls_beside_scene(Context& ctx, const std::string& id, float controls_w
         const float share = std::clamp(view.controls_share, ui::View::min_controls_share, ui::View::max_controls_share);
         const float width = std::min(natural * share, ImGui::GetContentRegionAvail().x * 0.6f);
         ImGui::BeginChild((id + "_controls").c_str(), ImVec2(width, 0), true);
-        controls();
+        if (footer) controls_with_footer(ctx, controls, footer);
+        else controls();
         ImGui::EndChild();
         ctx.items.note("controls");
         ImGui::SameLine(0, 0);

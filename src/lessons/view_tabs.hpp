@@ -62,10 +62,14 @@ private:
 ///
 /// `presenter_strip`, when given, draws in presenter view as one compact row above the scene:
 /// the few controls a teacher needs there (the Predict box, a strategy choice).
+///
+/// `footer`, when given, draws after the controls, below a separator: the playback buttons. When
+/// the controls and it overflow the pane, it stays pinned at the pane's foot and only the controls
+/// above it scroll (ctx.items measures "controls_footer_pinned": 1 or 0).
 void controls_beside_scene(Context& ctx, const std::string& id, float controls_width,
                            const std::function<void()>& controls, const std::function<void()>& scene,
                            ImGuiWindowFlags scene_flags = ImGuiWindowFlags_AlwaysUseWindowPadding,
-                           const std::function<void()>& presenter_strip = {});
+                           const std::function<void()>& presenter_strip = {}, const std::function<void()>& footer = {});
 /// The controls pane's width: `em` font sizes, but at most `share` of the width available, and at
 /// least 9.5 font sizes (at most 45% of the row).
 float controls_width(float em, float share);

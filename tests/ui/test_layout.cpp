@@ -192,3 +192,26 @@ TEST_CASE("Lesson 1's default network keeps neurons of at least 10 px radius at 
         }
     }
 }
+
+TEST_CASE("on a projector at 1.5x each lesson's Run button is in sight without scrolling the controls") {
+    // At 1024x768 and 1.5x the controls overflow their pane and Run sat below its fold in Lessons 2
+    // and 3: the playback buttons are now pinned at the pane's foot while the rest scrolls. At
+    // 1920x1080 they follow the controls; at 2.0 they would fill the pane, so they scroll with it.
+    for (const char* id : {"layers", "rack", "split"}) {
+        Room room(1024, 768, 1.5f, ui::ThemeKind::projector);
+        room.measure(id);
+        const auto pane = room.ui.context().items.rect("controls"), run = room.ui.context().items.rect("run_button");
+        REQUIRE(pane);
+        REQUIRE(run);
+        INFO(id << ": Run at y " << run->y << " to " << run->w << ", the pane ends at " << pane->w);
+        CHECK(run->y >= pane->y);
+        CHECK(run->w <= pane->w);
+        CHECK_THAT(room.ui.context().items.measure_lines(), Catch::Contains("controls_footer_pinned 1.0"));
+    }
+    for (const auto& [w, h, scale] : {std::tuple{1920.0f, 1080.0f, 1.0f}, std::tuple{1024.0f, 768.0f, 2.0f}}) {
+        Room room(w, h, scale, ui::ThemeKind::projector);
+        room.measure("layers");
+        INFO(w << "x" << h << " at " << scale);
+        CHECK_THAT(room.ui.context().items.measure_lines(), Catch::Contains("controls_footer_pinned 0.0"));
+    }
+}

@@ -149,7 +149,11 @@ void LayerRunPanel::draw(float dt_s) {
             if (m_measure.showing()) m_measure.draw_scene(m_ctx);
             else draw_scene(ImGui::GetContentRegionAvail().y);
         },
-        ImGuiWindowFlags_None, [this] { draw_presenter_strip(); });
+        ImGuiWindowFlags_None, [this] { draw_presenter_strip(); },
+        [this] {
+            ImGui::TextUnformatted("Playback");
+            ui::playback_controls(m_ctx.items, m_playback);
+        });
 }
 
 void LayerRunPanel::draw_controls() {
@@ -190,10 +194,6 @@ void LayerRunPanel::draw_controls() {
 
 void LayerRunPanel::draw_network_controls() {
     const auto& th = m_ctx.view.theme;
-    // Playback first: the most used controls stay above the fold on a 720p projector.
-    ImGui::Separator();
-    ImGui::TextUnformatted("Playback");
-    ui::playback_controls(m_ctx.items, m_playback);
     ImGui::Separator();
     ImGui::TextUnformatted("Predict, then run");
     const ui::LabelFit guess_label = ui::fit_label("\xc3\x97 sooner on the GPU?", 0.4f);

@@ -94,9 +94,6 @@ void RackPanel::draw_controls() {
     else
         draw_collective_controls();
 
-    ImGui::Separator();
-    ImGui::TextUnformatted("Playback");
-    ui::playback_controls(m_ctx.items, m_playback);
     if (m_mode == Mode::send) {
         ImGui::Separator();
         ui::text_wrapped_coloured(th.text_dim, std::string(core::link_sharing_rule()));

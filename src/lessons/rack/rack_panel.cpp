@@ -370,7 +370,11 @@ void RackPanel::draw(float dt_s) {
             if (ImGui::GetScrollY() < ImGui::GetScrollMaxY() - 1) draw_more_below();
         },
         ImGuiWindowFlags_NoScrollbar | (m_scene_scrolls ? 0 : ImGuiWindowFlags_NoScrollWithMouse),
-        [this] { draw_presenter_strip(); });
+        [this] { draw_presenter_strip(); },
+        [this] {
+            ImGui::TextUnformatted("Playback");
+            ui::playback_controls(m_ctx.items, m_playback);
+        });
 }
 
 }  // namespace m2m::lessons

@@ -31,10 +31,7 @@ void SplitPanel::draw_controls() {
     draw_pipeline();
     draw_placement();
     draw_hardware();
-
     ImGui::Separator();
-    ui::text_wrapped_coloured(th.text, "Play one training step");  // wraps in a narrow column at 2.0
-    ui::playback_controls(m_ctx.items, m_playback);
     draw_predict();
 }
 

@@ -18,6 +18,7 @@
 #include "m2m/presets/presets.hpp"
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
+#include "ui/widgets.hpp"
 
 namespace m2m::lessons {
 
@@ -162,7 +163,12 @@ void SplitPanel::draw(float dt_s) {
     if (m_ctx.view.theme.kind != m_theme_kind) refresh_colours();  // the theme changed since the last result
     if (m_frontier.draw(m_ctx)) return;  // the "Frontier scale" tab drew the whole lesson area
     controls_beside_scene(m_ctx, std::string(id()), controls_width(21.0f, 0.31f), [this] { draw_controls(); },
-                          [this] { draw_scene(); }, ImGuiWindowFlags_NoScrollbar, [this] { draw_presenter_strip(); });
+                          [this] { draw_scene(); }, ImGuiWindowFlags_NoScrollbar, [this] { draw_presenter_strip(); },
+                          [this] {
+                              // wraps in a narrow column at 2.0
+                              ui::text_wrapped_coloured(m_ctx.view.theme.text, "Play one training step");
+                              ui::playback_controls(m_ctx.items, m_playback);
+                          });
 }
 
 // [SECTION] status and saved state ----------------------------------------------------------
