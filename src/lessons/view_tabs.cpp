@@ -77,7 +77,11 @@ void controls_with_footer(Context& ctx, const std::function<void()>& controls, c
     const float room = ImGui::GetContentRegionAvail().y;
     const float footer_h = kept->GetFloat(footer_id, 0.0f);
     const bool pinned = footer_h > 0 && room >= 10 * ImGui::GetFrameHeight() && kept->GetFloat(content_id, 0.0f) + footer_h > room;
-    if (pinned) ImGui::BeginChild("##scrolls", ImVec2(0, std::max(ImGui::GetFrameHeight(), room - footer_h)), false);
+    if (pinned) {
+        ImGui::BeginChild("##scrolls", ImVec2(0, std::max(ImGui::GetFrameHeight(), room - footer_h)), false);
+        const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+        ctx.items.set("controls_scroll", ImVec4(at.x, at.y, at.x + size.x, at.y + size.y));  // what of the controls shows
+    }
     const float top = ImGui::GetCursorPosY();
     controls();
     kept->SetFloat(content_id, ImGui::GetCursorPosY() - top);

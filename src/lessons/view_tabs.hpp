@@ -65,7 +65,8 @@ private:
 ///
 /// `footer`, when given, draws after the controls, below a separator: the playback buttons. When
 /// the controls and it overflow the pane, it stays pinned at the pane's foot and only the controls
-/// above it scroll (ctx.items measures "controls_footer_pinned": 1 or 0).
+/// above it scroll (ctx.items measures "controls_footer_pinned": 1 or 0, and sets
+/// "controls_scroll" to the part of the pane the controls show in while it is pinned).
 void controls_beside_scene(Context& ctx, const std::string& id, float controls_width,
                            const std::function<void()>& controls, const std::function<void()>& scene,
                            ImGuiWindowFlags scene_flags = ImGuiWindowFlags_AlwaysUseWindowPadding,

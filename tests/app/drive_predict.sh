@@ -18,17 +18,23 @@ pid=$!
 trap 'kill $pid 2>/dev/null || true; rm -rf "$XDG_CONFIG_HOME"' EXIT
 source "$(dirname "$0")/lib.sh"  # fail, wait_for, item, wait_item, key
 height=${size#*x}
-into_view() {  # into_view ITEM: wheel the pane under it until it sits in the middle half of the window
-    local x0 y0 x1 y1 c last=
+into_view() {  # into_view ITEM: wheel the pane under it until it sits in the middle half of what the pane shows
+    local x0 y0 x1 y1 c last= top=0 bottom=$height sx0 sy0 sx1 sy1
     wait_item "$1"
     for _ in $(seq 30); do
         read -r _ x0 y0 x1 y1 < <(item "$1")
         c=$(((y0 + y1) / 2))
-        [ "$c" -ge $((height / 4)) ] && [ "$c" -le $((height * 3 / 4)) ] && return
-        [ "$c" = "$last" ] && [ "$y0" -ge 0 ] && [ "$y1" -le "$height" ] && return  # the pane cannot scroll further
+        # The control pane's playback buttons, pinned at its foot on a short screen, cover what
+        # scrolls under them: there the pane shows its controls above them only.
+        if item controls_scroll >/dev/null && read -r _ sx0 sy0 sx1 sy1 < <(item controls_scroll) &&
+            [ $(((x0 + x1) / 2)) -ge "$sx0" ] && [ $(((x0 + x1) / 2)) -le "$sx1" ]; then
+            top=$sy0; bottom=$sy1
+        fi
+        [ "$c" -ge $((top + (bottom - top) / 4)) ] && [ "$c" -le $((top + (bottom - top) * 3 / 4)) ] && return
+        [ "$c" = "$last" ] && [ "$y0" -ge "$top" ] && [ "$y1" -le "$bottom" ] && return  # the pane cannot scroll further
         last=$c
         xdotool mousemove --window "$wid" $(((x0 + x1) / 2)) $((height / 2)); sleep 0.1
-        if [ "$c" -lt $((height / 4)) ]; then xdotool click 4; else xdotool click 5; fi  # wheel up, down
+        if [ "$c" -lt $((top + (bottom - top) / 4)) ]; then xdotool click 4; else xdotool click 5; fi  # wheel up, down
         sleep 0.4
     done
     fail "$1 stayed out of view"

@@ -38,6 +38,11 @@ TEST_CASE("bytes, rates, ratios and fixed decimals") {
     CHECK(format_bytes(2.8e12) == "2.8 TB");
     CHECK(format_bytes(1.98e9) == "1.98 GB");
     CHECK(format_rate_GBps(3350) == "3350 GB/s");
+    CHECK(format_rate_GBps(999.7) == "1000 GB/s");  // not "1e+03 GB/s"
+    CHECK(format_rate_GBps(0.5) == "500 MB/s");
+    CHECK(format_rate_GBps(0.99971) == "1 GB/s");
+    CHECK(format_rate_GBps(0.00106) == "1.06 MB/s");
+    CHECK(format_rate_GBps(0.000933) == "933 kB/s");
     CHECK(format_ratio(123.4) == "123\u00d7");
     CHECK(format_fixed(240.0, 1) == "240.0");
 }

@@ -11,6 +11,8 @@
 #include <optional>
 #include <vector>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "lessons/rack/rack_common.hpp"
 #include "lessons/rack/rack_panel.hpp"
@@ -100,13 +102,15 @@ void RackPanel::set_hidden_rooms(const core::CollectiveGroup& group, double byte
         return t.size() + std::count_if(t.begin(), t.end(), [](unsigned char ch) { return std::isupper(ch) != 0; });
     };
     // The figures' rooms likewise: each algorithm's time and busbw by NCCL's closed form at this
-    // size and at every size the plot draws (so the "?" stay put while the size slider moves), a
-    // figure with no point given one (3 digits with a point are the widest), and "µs" counted as
-    // the wider "ms". None depends on which algorithm NCCL picks.
+    // size and at every size the plot draws (so the "?" stay put while the size slider moves), as
+    // shapes: every digit an 8, a figure with no point given one (3 digits with a point are the
+    // widest), "µs" counted as the wider "ms", and of two as long the same one whatever the size
+    // set. None depends on which algorithm NCCL picks.
     const auto widest_shape = [&](std::string& widest, std::string text) {
         if (const std::size_t space = text.find(' '); space != std::string::npos && text.find('.') > space) text.insert(space, ".");
         if (const std::size_t mu = text.find("\xc2\xb5"); mu != std::string::npos) text.replace(mu, 2, "m");
-        if (room(text) > room(widest)) widest = text;
+        std::replace_if(text.begin(), text.end(), [](unsigned char ch) { return std::isdigit(ch) != 0; }, '8');
+        if (std::pair(room(text), text) > std::pair(room(widest), widest)) widest = text;
     };
     m_widest_pick.clear();
     m_widest_time.clear();
