@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "lessons/rack/rack_panel.hpp"
 #include "m2m/core/engine/text.hpp"
@@ -32,31 +34,60 @@ ui::PlotSeries flat(const core::CollectiveSweep& sw, double y, ImU32 colour) {
     return {{sw.sizes.front(), sw.sizes.back()}, {y, y}, colour};
 }
 
-// The key above the plot: each curve's colour and name, NCCL's pick in bold words.
+// The key above the plot: each curve's colour and name as a short stroke (NCCL's pick as thick as
+// its curve), the ceilings with their figures, the message as its ring. Where the longer names
+// would take over three rows (1024x768 at 1.5: five, leaving the plot a strip), the short ones.
 void draw_key(const ui::Theme& th, const core::CollectiveSweep& sw) {
-    const float s = std::round(ImGui::GetFontSize() * 0.6f);
-    auto key = [&](ImU32 colour, const std::string& name, bool first, bool ring = false) {
-        if (!first) ui::same_line_if_fits(s * 1.5f + ImGui::CalcTextSize(name.c_str()).x, ImGui::GetFontSize());
-        const ImVec2 p = ImGui::GetCursorScreenPos();
-        const float y = p.y + (ImGui::GetTextLineHeight() - s) * 0.5f;
-        if (ring)
-            ImGui::GetWindowDrawList()->AddCircle(ImVec2(p.x + s * 0.5f, y + s * 0.5f), s * 0.5f, colour, 16, th.line_thickness * 1.5f);
-        else
-            ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + s, y + s), colour);
-        ImGui::Dummy(ImVec2(s, ImGui::GetTextLineHeight()));
-        ImGui::SameLine(0, s * 0.5f);
-        ImGui::TextUnformatted(name.c_str());
+    const float s = std::round(ImGui::GetFontSize() * 0.6f), stroke = std::round(ImGui::GetFontSize() * 1.2f);
+    struct Entry {
+        ImU32 colour;
+        std::string name, short_name;
+        float thickness;  // 0: the message's ring
     };
-    key(th.text, "NCCL's pick (bold)", true);
-    for (core::CollectiveAlgorithm a : sw.algorithms) key(algorithm_colour(th, a), std::string(core::collective_algorithm_label(a)), false);
+    const float thin = th.line_thickness * 1.5f;
+    std::vector<Entry> entries{{th.text, "NCCL's pick (bold)", "NCCL's pick", th.line_thickness * 2.5f}};
+    for (core::CollectiveAlgorithm a : sw.algorithms) {
+        const std::string name(core::collective_algorithm_label(a));
+        entries.push_back({algorithm_colour(th, a), name, name, thin});
+    }
     // With their figures: on H100s the two lines nearly meet (371 and 384 GB/s) and one hides the
     // other; and NVLS, whose switch adds, passes the ring's NVLink ceiling.
-    if (sw.nvlink_ceiling_GBps > 0) key(th.nvlink, "NVLink ceiling (a ring's) " + core::format_rate_GBps(sw.nvlink_ceiling_GBps), false);
-    if (sw.network_ceiling_GBps > 0) key(th.infiniband, "NIC ceiling " + core::format_rate_GBps(sw.network_ceiling_GBps), false);
+    if (sw.nvlink_ceiling_GBps > 0) {
+        const std::string rate = core::format_rate_GBps(sw.nvlink_ceiling_GBps);
+        entries.push_back({th.nvlink, "NVLink ceiling (a ring's) " + rate, "NVLink " + rate, thin});
+    }
+    if (sw.network_ceiling_GBps > 0) {
+        const std::string rate = core::format_rate_GBps(sw.network_ceiling_GBps);
+        entries.push_back({th.infiniband, "NIC ceiling " + rate, "NICs " + rate, thin});
+    }
     // A line above the curves at small sizes: busbw can be no higher, since no algorithm takes
     // less than the smallest start-up time (a "floor" under the time, a limit over the busbw).
-    key(th.text_dim, "latency limit", false);
-    key(th.text, "this message", false, true);
+    entries.push_back({th.text_dim, "latency limit", "latency limit", thin});
+    entries.push_back({th.text, "this message", "this message", 0});
+    const float gap = ImGui::GetFontSize(), avail = ImGui::GetContentRegionAvail().x;
+    const auto width = [&](const std::string& name) { return stroke + s * 0.5f + ImGui::CalcTextSize(name.c_str()).x; };
+    int rows = 1;
+    for (float x = 0; const Entry& e : entries) {
+        const float w = width(e.name);
+        if (x > 0 && x + gap + w > avail) ++rows, x = 0;
+        x += (x > 0 ? gap : 0) + w;
+    }
+    const bool compact = rows > 3;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const Entry& e = entries[i];
+        const std::string& name = compact ? e.short_name : e.name;
+        if (i > 0) ui::same_line_if_fits(width(name), gap);
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const float y = p.y + ImGui::GetTextLineHeight() * 0.5f;
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        if (e.thickness == 0)
+            dl->AddCircle(ImVec2(p.x + stroke * 0.5f, y), s * 0.5f, e.colour, 16, thin);
+        else
+            dl->AddLine(ImVec2(p.x, y), ImVec2(p.x + stroke, y), e.colour, e.thickness);
+        ImGui::Dummy(ImVec2(stroke, ImGui::GetTextLineHeight()));
+        ImGui::SameLine(0, s * 0.5f);
+        ImGui::TextUnformatted(name.c_str());
+    }
 }
 
 }  // namespace
