@@ -1,13 +1,18 @@
-// Lesson 2's saved state (scenarios), its timeline as CSV, and the one-line status the tests read.
+// Lesson 2's saved state (scenarios), its timeline as CSV, the one-line status the tests read, and
+// the rooms its hidden readouts keep.
 //
-// [SECTION] scenario and CSV   [SECTION] status
+// [SECTION] scenario and CSV   [SECTION] status   [SECTION] the hidden readouts' rooms
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "lessons/rack/rack_common.hpp"
 #include "lessons/rack/rack_panel.hpp"
@@ -182,6 +187,45 @@ std::string RackPanel::status_line() const {
         return out;
     }
     return buf + std::string(answers_hidden() ? " answers=hidden" : " answers=shown");
+}
+
+// [SECTION] the hidden readouts' rooms ----------------------------------------------------------
+
+void RackPanel::set_hidden_rooms(const core::CollectiveGroup& group, double bytes) {
+    // The longest name NCCL's pick could have here: the hidden readout keeps its room (capitals
+    // count as wider letters: "NVLS" takes more room than "ring").
+    const auto room = [](const std::string& t) {
+        return t.size() + std::count_if(t.begin(), t.end(), [](unsigned char ch) { return std::isupper(ch) != 0; });
+    };
+    // The figures' rooms likewise: each algorithm's time and busbw by NCCL's closed form at this
+    // size and at every size the plot draws (so the "?" stay put while the size slider moves), as
+    // shapes: every digit an 8, a figure with no point given one (3 digits with a point are the
+    // widest), "µs" counted as the wider "ms", and of two as long the same one whatever the size
+    // set. None depends on which algorithm NCCL picks.
+    const auto widest_shape = [&](std::string& widest, std::string text) {
+        if (const std::size_t space = text.find(' '); space != std::string::npos && text.find('.') > space) text.insert(space, ".");
+        if (const std::size_t mu = text.find("\xc2\xb5"); mu != std::string::npos) text.replace(mu, 2, "m");
+        std::replace_if(text.begin(), text.end(), [](unsigned char ch) { return std::isdigit(ch) != 0; }, '8');
+        if (std::pair(room(text), text) > std::pair(room(widest), widest)) widest = text;
+    };
+    m_widest_pick.clear();
+    m_widest_time.clear();
+    m_widest_busbw.clear();
+    for (core::CollectiveAlgorithm a : m_sweep.algorithms) {
+        if (const std::string name = std::string(core::collective_algorithm_label(a)) + " \xc2\xb7 Simple"; room(name) > room(m_widest_pick))
+            m_widest_pick = name;
+        core::CollectiveChoice choice;
+        choice.algorithm = a;
+        const core::CollectiveCost cost = core::collective_cost(cluster().system(), group, m_op, bytes, choice);
+        widest_shape(m_widest_time, core::format_seconds(cost.time_s));
+        widest_shape(m_widest_busbw, core::format_rate_GBps(cost.busbw_GBps));
+    }
+    for (const std::vector<core::CollectiveCost>& curve : m_sweep.curves)
+        for (const core::CollectiveCost& cost : curve) {
+            widest_shape(m_widest_time, core::format_seconds(cost.time_s));
+            widest_shape(m_widest_busbw, core::format_rate_GBps(cost.busbw_GBps));
+        }
+    m_widest_link = std::string(core::link_type_label(group.nodes > 1 ? core::LinkType::infiniband : core::LinkType::nvlink));
 }
 
 }  // namespace m2m::lessons
