@@ -12,7 +12,6 @@
 #include <vector>
 #include <stdexcept>
 #include <string>
-#include <utility>
 
 #include "lessons/rack/rack_common.hpp"
 #include "lessons/rack/rack_panel.hpp"
