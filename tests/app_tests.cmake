@@ -44,6 +44,8 @@ catch_discover_tests(test_input_trickle TEST_PREFIX "input: ")
 
 set(M2M_XVFB xvfb-run -a -s "-screen 0 1920x1080x24 -noreset")
 set(M2M_SHOTS ${CMAKE_BINARY_DIR}/screenshots)
+add_test(NAME "app: the README's nccl-tests tables are what scripts/collective_fidelity prints"
+  COMMAND bash ${CMAKE_SOURCE_DIR}/tests/app/readme_fidelity.sh $<TARGET_FILE:math-to-metal> ${CMAKE_SOURCE_DIR}/README.md)
 add_test(NAME "app: bad input exits 2 with one line" COMMAND bash ${CMAKE_SOURCE_DIR}/tests/app/cli_errors.sh $<TARGET_FILE:math-to-metal>)
 add_test(NAME "app: a missing font, old OpenGL and an unwritable settings folder each get a clear message"
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/faults.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS})
