@@ -51,11 +51,12 @@ float button_width(const char* label) {
     return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
 }
 
-LabelFit fit_label(const char* label, float share) {
+LabelFit fit_label(const char* label, float share, float least) {
     const float avail = ImGui::GetContentRegionAvail().x;
     const float label_w = ImGui::CalcTextSize(label, nullptr, true).x;
-    const float beside = std::min(avail * share, avail - label_w - ImGui::GetStyle().ItemInnerSpacing.x);
-    if (label_w <= 0 || beside >= ImGui::GetFontSize() * 4.0f) return {label, std::max(beside, 1.0f)};
+    const float room = avail - label_w - ImGui::GetStyle().ItemInnerSpacing.x;
+    const float beside = std::min(std::max(avail * share, least), room);
+    if (label_w <= 0 || beside >= std::max(ImGui::GetFontSize() * 4.0f, least)) return {label, std::max(beside, 1.0f)};
     const char* end = std::strstr(label, "##");
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(label, end);
@@ -239,13 +240,14 @@ std::optional<LogLogFrame> log_log_frame(const std::vector<PlotSeries>& series, 
     return LogLogFrame{a, b, lx0, lx1, ly0, ly1};
 }
 
-// A decade's number as a reader takes it in at a glance: 0.0001 to 1000 as they are, larger with a
-// metric prefix (10k, 1M, 100G), smaller as a power of ten (1e-5).
+// A decade's number as a reader takes it in at a glance: 0.0001 to 100 as they are, larger with a
+// metric prefix (1k, 10k, 1M, 100G: one axis never mixes "1000" with "10k"), smaller as a power of
+// ten (1e-5).
 void decade_label(char* buf, std::size_t n, double e) {
     const int k = static_cast<int>(std::lround(e));
-    if (k >= -4 && k <= 3) {
+    if (k >= -4 && k <= 2) {
         std::snprintf(buf, n, "%g", std::pow(10.0, k));
-    } else if (k > 3 && k < 18) {
+    } else if (k > 2 && k < 18) {
         static const char* const prefix[] = {"k", "M", "G", "T", "P"};
         static const char* const mantissa[] = {"1", "10", "100"};
         std::snprintf(buf, n, "%s%s", mantissa[k % 3], prefix[k / 3 - 1]);

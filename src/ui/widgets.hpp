@@ -54,13 +54,15 @@ float button_width(const char* label);
 /// For a widget whose label ImGui draws on its right (slider, input, combo): the width that
 /// leaves the label room beside it, at most `share` of the row. When the row is too narrow for
 /// both, the label is drawn now on its own line and the widget takes the whole row under it
-/// (its label then comes back hidden: "##" + label). Call SetNextItemWidth(width) yourself.
+/// (its label then comes back hidden: "##" + label). A widget that needs `least` pixels to show
+/// its value (a combo's longest choice) gets them beside the label, or the whole row under it.
+/// Call SetNextItemWidth(width) yourself.
 struct LabelFit {
     std::string label;
     float width;
     ImVec2 above_min{0, 0}, above_max{0, 0};  ///< where the label went when drawn above; empty if beside
 };
-LabelFit fit_label(const char* label, float share);
+LabelFit fit_label(const char* label, float share, float least = 0);
 
 /// Call right after a text field laid out with fit_label: a click on its label (beside it, where
 /// ImGui draws it, or above it) puts the keyboard in the field, as a form's label does. What the

@@ -42,7 +42,7 @@ TEST_CASE("bytes, rates, ratios and fixed decimals") {
     CHECK(format_rate_GBps(0.5) == "500 MB/s");
     CHECK(format_rate_GBps(0.99971) == "1 GB/s");
     CHECK(format_rate_GBps(0.00106) == "1.06 MB/s");
-    CHECK(format_rate_GBps(0.000933) == "933 kB/s");
+    CHECK(format_rate_GBps(0.000933) == "933 KB/s");
     CHECK(format_ratio(123.4) == "123\u00d7");
     CHECK(format_fixed(240.0, 1) == "240.0");
 }

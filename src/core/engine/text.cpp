@@ -69,12 +69,13 @@ std::string format_bytes(double bytes) {
 }
 
 std::string format_rate_GBps(double GBps) {
-    // Under 1 GB/s in MB/s, under 1 MB/s in kB/s: an 8-byte all-reduce's 1.06 MB/s, not
-    // "0.00106 GB/s". The thresholds sit where three figures would round up to the next unit.
+    // Under 1 GB/s in MB/s, under 1 MB/s in KB/s (the app's bytes' "KB", 1000 bytes): an 8-byte
+    // all-reduce's 1.06 MB/s, not "0.00106 GB/s". The thresholds sit where three figures would
+    // round up to the next unit.
     if (GBps >= 999.5) return printf_text("%.0f GB/s", GBps);
     if (GBps >= 0.9995) return printf_text("%.3g GB/s", GBps);
     if (GBps * 1e3 >= 0.9995) return printf_text("%.3g MB/s", GBps * 1e3);
-    return printf_text("%.3g kB/s", GBps * 1e6);
+    return printf_text("%.3g KB/s", GBps * 1e6);
 }
 
 std::string format_ratio(double ratio) {

@@ -256,7 +256,12 @@ void RackPanel::draw_reveal() {
 void RackPanel::draw_collective_controls() {
     const auto& th = m_ctx.view.theme;
     // The collective: one combo, its name in words.
-    const ui::LabelFit op_label = ui::fit_label("Collective", 0.55f);
+    // Wide enough for its longest name ("reduce-scatter"), else under its label (1024x768 at 1.5
+    // cut "all-reduce" to "all-reduc").
+    float longest = 0;
+    for (core::CollectiveOp op : core::all_collective_ops)
+        longest = std::max(longest, ImGui::CalcTextSize(std::string(core::collective_op_label(op)).c_str()).x);
+    const ui::LabelFit op_label = ui::fit_label("Collective", 0.55f, longest + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2);
     ImGui::SetNextItemWidth(op_label.width);
     if (ImGui::BeginCombo(op_label.label.c_str(), std::string(core::collective_op_label(m_op)).c_str())) {
         for (core::CollectiveOp op : core::all_collective_ops)

@@ -34,60 +34,86 @@ ui::PlotSeries flat(const core::CollectiveSweep& sw, double y, ImU32 colour) {
     return {{sw.sizes.front(), sw.sizes.back()}, {y, y}, colour};
 }
 
-// The key above the plot: each curve's colour and name as a short stroke (NCCL's pick as thick as
-// its curve), the ceilings with their figures, the message as its ring. Where the longer names
-// would take over three rows (1024x768 at 1.5: five, leaving the plot a strip), the short ones.
-void draw_key(const ui::Theme& th, const core::CollectiveSweep& sw) {
+// One entry of the key above the plot: a short stroke in the curve's colour (as thick as the
+// curve), or for the message its ring; after the entry before it where the row has room.
+void key_entry(const ui::Theme& th, ImU32 colour, const std::string& name, float thickness, bool first) {
     const float s = std::round(ImGui::GetFontSize() * 0.6f), stroke = std::round(ImGui::GetFontSize() * 1.2f);
-    struct Entry {
-        ImU32 colour;
-        std::string name, short_name;
-        float thickness;  // 0: the message's ring
-    };
+    if (!first) ui::same_line_if_fits(stroke + s * 0.5f + ImGui::CalcTextSize(name.c_str()).x, ImGui::GetFontSize());
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float y = p.y + ImGui::GetTextLineHeight() * 0.5f;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    if (thickness == 0)  // the message: a ring, as on the curve
+        dl->AddCircle(ImVec2(p.x + stroke * 0.5f, y), s * 0.5f, colour, 16, th.line_thickness * 1.5f);
+    else
+        dl->AddLine(ImVec2(p.x, y), ImVec2(p.x + stroke, y), colour, thickness);
+    ImGui::Dummy(ImVec2(stroke, ImGui::GetTextLineHeight()));
+    ImGui::SameLine(0, s * 0.5f);
+    ImGui::TextUnformatted(name.c_str());
+}
+
+// The key: the curves and the message. The straight lines carry their names on the plot, or,
+// where the plot is too short for them to keep clear of the curves, here (key_lines).
+void draw_key(const ui::Theme& th, const core::CollectiveSweep& sw) {
+    key_entry(th, th.text, "NCCL's pick", th.line_thickness * 2.5f, true);
+    for (core::CollectiveAlgorithm a : sw.algorithms)
+        key_entry(th, algorithm_colour(th, a), std::string(core::collective_algorithm_label(a)), th.line_thickness * 1.5f, false);
+    key_entry(th, th.text, "this message", 0, false);
+}
+
+void key_lines(const ui::Theme& th, const core::CollectiveSweep& sw) {
     const float thin = th.line_thickness * 1.5f;
-    std::vector<Entry> entries{{th.text, "NCCL's pick (bold)", "NCCL's pick", th.line_thickness * 2.5f}};
-    for (core::CollectiveAlgorithm a : sw.algorithms) {
-        const std::string name(core::collective_algorithm_label(a));
-        entries.push_back({algorithm_colour(th, a), name, name, thin});
-    }
-    // With their figures: on H100s the two lines nearly meet (371 and 384 GB/s) and one hides the
-    // other; and NVLS, whose switch adds, passes the ring's NVLink ceiling.
+    if (sw.nvlink_ceiling_GBps > 0) key_entry(th, th.nvlink, "NVLink " + core::format_rate_GBps(sw.nvlink_ceiling_GBps), thin, false);
+    if (sw.network_ceiling_GBps > 0) key_entry(th, th.infiniband, "NICs " + core::format_rate_GBps(sw.network_ceiling_GBps), thin, false);
+    key_entry(th, th.text_dim, "latency limit", thin, false);
+}
+
+// The straight lines' names on the plot, where no curve can be: left of the latency limit (no
+// algorithm beats the smallest latency, so no curve rises above it) and under the ceilings. Each
+// ceiling's name goes under its line, or under the one before where the two nearly meet (on H100s
+// 371 and 384 GB/s), with its figure; the latency limit's a line lower, left of its line. A name
+// takes its long form where it fits before the limit, else its short one.
+void label_lines(const ui::Theme& th, const ui::LogLogFrame& f, const core::CollectiveSweep& sw, double factor) {
+    if (!(sw.latency_floor_s > 0) || !(factor > 0)) return;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float fs = ImGui::GetFontSize(), line_h = ImGui::GetTextLineHeight();
+    const auto busbw_at = [&](float y) {
+        return std::pow(10.0, f.ly0 + (f.b.y - y) / (f.b.y - f.a.y) * (f.ly1 - f.ly0));
+    };
+    // Where the limit stands at the height of a name's foot (the lower end, where it is nearer).
+    const auto limit_x = [&](float y) { return f.to_screen(busbw_at(y) * 1e9 * sw.latency_floor_s / factor, 1.0).x - fs * 0.5f; };
+    const auto put = [&](ImVec2 at, ImU32 colour, const std::string& text) {
+        const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
+        dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), th.panel | IM_COL32_A_MASK);  // grid lines behind
+        dl->AddText(at, colour, text.c_str());
+    };
+    struct Named {
+        double busbw;
+        ImU32 colour;
+        std::string long_name, short_name;
+    };
+    std::vector<Named> lines;
     if (sw.nvlink_ceiling_GBps > 0) {
         const std::string rate = core::format_rate_GBps(sw.nvlink_ceiling_GBps);
-        entries.push_back({th.nvlink, "NVLink ceiling (a ring's) " + rate, "NVLink " + rate, thin});
+        lines.push_back({sw.nvlink_ceiling_GBps, th.nvlink, "NVLink ceiling (a ring's) " + rate, "NVLink " + rate});
     }
     if (sw.network_ceiling_GBps > 0) {
         const std::string rate = core::format_rate_GBps(sw.network_ceiling_GBps);
-        entries.push_back({th.infiniband, "NIC ceiling " + rate, "NICs " + rate, thin});
+        lines.push_back({sw.network_ceiling_GBps, th.infiniband, "NIC ceiling " + rate, "NICs " + rate});
     }
-    // A line above the curves at small sizes: busbw can be no higher, since no algorithm takes
-    // less than the smallest start-up time (a "floor" under the time, a limit over the busbw).
-    entries.push_back({th.text_dim, "latency limit", "latency limit", thin});
-    entries.push_back({th.text, "this message", "this message", 0});
-    const float gap = ImGui::GetFontSize(), avail = ImGui::GetContentRegionAvail().x;
-    const auto width = [&](const std::string& name) { return stroke + s * 0.5f + ImGui::CalcTextSize(name.c_str()).x; };
-    int rows = 1;
-    for (float x = 0; const Entry& e : entries) {
-        const float w = width(e.name);
-        if (x > 0 && x + gap + w > avail) ++rows, x = 0;
-        x += (x > 0 ? gap : 0) + w;
+    std::sort(lines.begin(), lines.end(), [](const Named& a, const Named& b) { return a.busbw > b.busbw; });
+    float next = f.a.y + 2 + line_h;  // under the y axis's name in the top-left corner
+    for (const Named& l : lines) {
+        float y = std::max(f.to_screen(1.0, l.busbw).y + 2, next);
+        for (const Named& other : lines)  // never over a line: under any it would cover (lines sorted top down)
+            if (const float oy = f.to_screen(1.0, other.busbw).y; oy >= y - 1 && oy <= y + line_h + 1) y = oy + 2;
+        if (y + line_h > f.b.y) break;
+        const float x = f.a.x + 4, room = limit_x(y + line_h) - x;
+        put(ImVec2(x, y), l.colour, ImGui::CalcTextSize(l.long_name.c_str()).x <= room ? l.long_name : l.short_name);
+        next = y + line_h;
     }
-    const bool compact = rows > 3;
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-        const Entry& e = entries[i];
-        const std::string& name = compact ? e.short_name : e.name;
-        if (i > 0) ui::same_line_if_fits(width(name), gap);
-        const ImVec2 p = ImGui::GetCursorScreenPos();
-        const float y = p.y + ImGui::GetTextLineHeight() * 0.5f;
-        ImDrawList* dl = ImGui::GetWindowDrawList();
-        if (e.thickness == 0)
-            dl->AddCircle(ImVec2(p.x + stroke * 0.5f, y), s * 0.5f, e.colour, 16, thin);
-        else
-            dl->AddLine(ImVec2(p.x, y), ImVec2(p.x + stroke, y), e.colour, e.thickness);
-        ImGui::Dummy(ImVec2(stroke, ImGui::GetTextLineHeight()));
-        ImGui::SameLine(0, s * 0.5f);
-        ImGui::TextUnformatted(name.c_str());
-    }
+    const float y = next + line_h * 0.5f;
+    const char* limit = "latency limit";
+    if (y + line_h <= f.b.y) put(ImVec2(std::max(f.a.x + 4, limit_x(y + line_h) - ImGui::CalcTextSize(limit).x), y), th.text_dim, limit);
 }
 
 }  // namespace
@@ -106,6 +132,9 @@ void RackPanel::draw_plot(float height) {
         return;
     }
     draw_key(th, sw);
+    // On a plot under ten lines high the lines' names would sit on the curves: into the key.
+    const bool names_on_plot = height - (ImGui::GetCursorScreenPos().y - top.y) >= ImGui::GetFontSize() * 10;
+    if (!names_on_plot) key_lines(th, sw);
     const float key_h = ImGui::GetCursorScreenPos().y - top.y;
     std::vector<ui::PlotSeries> series;
     for (std::size_t k = 0; k < sw.algorithms.size(); ++k) {
@@ -138,6 +167,7 @@ void RackPanel::draw_plot(float height) {
                                                               "busbw (GB/s)", ImVec2(w, std::max(height - key_h, ImGui::GetFontSize() * 6)));
     m_ctx.items.note("busbw_plot");
     if (!f) return;
+    if (names_on_plot) label_lines(th, *f, sw, factor);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     std::vector<ImVec2> pick;
     for (std::size_t i = 0; i < sw.sizes.size(); ++i) pick.push_back(f->to_screen(sw.sizes[i], sw.picks[i].busbw_GBps));

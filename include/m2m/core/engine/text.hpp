@@ -19,7 +19,7 @@ std::string format_count(std::int64_t n);
 std::string format_bytes(double bytes);
 
 /// A rate in GB/s (1 GB = 1e9 bytes), three significant figures: "371 GB/s", "48 GB/s", "1200 GB/s";
-/// under 1 GB/s in MB/s ("1.06 MB/s"), under 1 MB/s in kB/s ("933 kB/s").
+/// under 1 GB/s in MB/s ("1.06 MB/s"), under 1 MB/s in KB/s ("933 KB/s"), as format_bytes.
 std::string format_rate_GBps(double GBps);
 
 /// A ratio "how many times": 5 -> "5×", 7.7 -> "7.7×", 12.3 -> "12×", 141.2 -> "141×", 0.68 -> "0.68×".
