@@ -627,3 +627,42 @@ TEST_CASE("a collective at 1024x768 and 1.5x cuts nothing off sideways; on a sho
         CHECK_THAT(panel.status(), Catch::Contains(std::string("op=") + op));
     }
 }
+
+TEST_CASE("the wheel's tag has a strip of its own at the scene's foot: no word is drawn under it, and the last line scrolls clear") {
+    test::Headless ui(1024, 768, 1.5f);
+    RackPanel panel(ui.context());
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.set_group(8);
+    run_frames(ui, panel, 4);
+    const std::optional<ImVec4> tag = ui.context().items.rect("more_below");
+    REQUIRE(tag);  // the words under the rack reach below the window here
+    // Whatever the scene draws where the tag's strip is can only be the tag: every vertex of a draw
+    // command whose clip rectangle reaches the strip lies in the tag (the words before were under it).
+    const ImDrawData* dd = ImGui::GetDrawData();
+    int in_tag = 0, under_tag = 0;
+    for (int i = 0; i < dd->CmdListsCount; ++i) {
+        const ImDrawList* dl = dd->CmdLists[i];
+        if (!dl->_OwnerName || !std::string(dl->_OwnerName).ends_with("_scene") &&
+                                   std::string(dl->_OwnerName).find("_scene_") == std::string::npos)
+            continue;
+        for (const ImDrawCmd& cmd : dl->CmdBuffer) {
+            if (cmd.UserCallback || cmd.ClipRect.w <= tag->y + 0.5f) continue;
+            for (unsigned k = cmd.IdxOffset; k < cmd.IdxOffset + cmd.ElemCount; ++k) {
+                const ImDrawVert& v = dl->VtxBuffer[static_cast<int>(cmd.VtxOffset + dl->IdxBuffer[static_cast<int>(k)])];
+                const bool inside = v.pos.x >= tag->x - 2 && v.pos.x <= tag->z + 2 && v.pos.y >= tag->y - 2 && v.pos.y <= tag->w + 2;  // its outline
+                (inside ? in_tag : under_tag) += 1;
+            }
+        }
+    }
+    CHECK(in_tag > 0);
+    CHECK(under_tag == 0);
+    // Wheeled to the end, the tag goes and the scene's last words sit above the window's foot.
+    ImGui::GetIO().MousePos = centre_of(ui.context().items, "scene");
+    for (int i = 0; i < 10; ++i) {
+        ImGui::GetIO().MouseWheel = -5.0f;
+        run_frames(ui, panel, 1);
+    }
+    run_frames(ui, panel, 2);
+    ImGui::GetIO().MousePos = ImVec2(-1, -1);
+    CHECK_FALSE(ui.context().items.rect("more_below"));
+}

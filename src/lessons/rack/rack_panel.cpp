@@ -339,18 +339,46 @@ bool RackPanel::paint_wave(ui::RackPaint& p, double cursor) const {
 
 // [SECTION] draw ----------------------------------------------------------------------------
 
+namespace {
+
+const char* const more_below_text = "wheel: more \xe2\x86\x93";
+
+ImVec2 more_below_pad() { return ImVec2(ImGui::GetFontSize() * 0.4f, ImGui::GetFontSize() * 0.15f); }
+
+// The strip at the scene's foot that the tag sits in: nothing else draws there, so the tag
+// covers no words (it hid the end of "Press Run: ..." at 1024x768 and 1.5x).
+float more_below_strip() { return ImGui::GetTextLineHeight() + 3 * more_below_pad().y; }
+
+}  // namespace
+
+void RackPanel::draw_scene_scrolling() {
+    // With no scrollbar, the mouse wheel reaches the words below. While they reach below the window,
+    // its foot is kept for the tag, and a blank of that height ends the words so the last line
+    // scrolls clear of it.
+    const float strip = m_scene_scrolls ? more_below_strip() : 0.0f;
+    const ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();
+    if (strip > 0) ImGui::PushClipRect(wp, ImVec2(wp.x + ws.x, wp.y + ws.y - strip), true);
+    draw_scene();
+    if (strip > 0) {
+        ImGui::Dummy(ImVec2(1.0f, strip));
+        ImGui::PopClipRect();
+    }
+    m_scene_scrolls = ImGui::GetScrollMaxY() > 0;
+    if (m_scene_scrolls && ImGui::GetScrollY() < ImGui::GetScrollMaxY() - 1) draw_more_below();
+}
+
 void RackPanel::draw_more_below() const {
-    // With no scrollbar, a tag in the bottom corner says the words go on below: short, since
-    // it covers what lies under it ("more below: mouse wheel" hid half a line of words).
+    // A tag in the bottom corner, in the strip kept for it, says the words go on below.
     const auto& th = m_ctx.view.theme;
-    const char* text = "wheel: more \xe2\x86\x93";
-    const ImVec2 ts = ImGui::CalcTextSize(text), pad(ImGui::GetFontSize() * 0.4f, ImGui::GetFontSize() * 0.15f);
+    const char* text = more_below_text;
+    const ImVec2 ts = ImGui::CalcTextSize(text), pad = more_below_pad();
     const ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();
     const ImVec2 b(wp.x + ws.x - pad.x, wp.y + ws.y - pad.y), a(b.x - ts.x - 2 * pad.x, b.y - ts.y - 2 * pad.y);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ui::fill_opaque(m_ctx.view, dl, a, b, th.panel);
     dl->AddRect(a, b, th.text_dim);
     dl->AddText(ImVec2(a.x + pad.x, a.y + pad.y), th.text, text);
+    m_ctx.items.set("more_below", ImVec4(a.x, a.y, b.x, b.y));
 }
 
 void RackPanel::draw(float dt_s) {
@@ -364,11 +392,7 @@ void RackPanel::draw(float dt_s) {
     // the mouse wheel reaches them (no scrollbar, so the width and the wrapping stay put).
     controls_beside_scene(
         m_ctx, std::string(id()), controls_width(21.0f, 0.36f), [this] { draw_controls(); },
-        [this] {
-            draw_scene();
-            m_scene_scrolls = ImGui::GetScrollMaxY() > 0;
-            if (ImGui::GetScrollY() < ImGui::GetScrollMaxY() - 1) draw_more_below();
-        },
+        [this] { draw_scene_scrolling(); },
         ImGuiWindowFlags_NoScrollbar | (m_scene_scrolls ? 0 : ImGuiWindowFlags_NoScrollWithMouse),
         [this] { draw_presenter_strip(); },
         [this] {

@@ -138,6 +138,7 @@ private:
     void set_hidden_rooms(const core::CollectiveGroup& group, double bytes);  ///< m_widest_*: the hidden readouts' rooms
     float step_block_h() const;    ///< the room the step's words keep: two lines
     float caption_block_h(float wrap) const;  ///< the room the bars' caption keeps: its longest form's
+    void draw_scene_scrolling();  ///< the scene, and where it reaches below the window, the tag
     void draw_more_below() const;  ///< the tag that says the scene's words go on below (the wheel)
     std::vector<std::pair<std::string, bool>> collective_words(bool revealed, bool with_guess) const;  ///< each line, and whether it is marked
     void draw_collective_words();
