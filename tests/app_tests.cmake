@@ -5,6 +5,7 @@ add_executable(test_ui
   ui/test_timeline_view.cpp
   ui/test_home_screen.cpp
   ui/test_wrap.cpp
+  ui/test_playback_controls.cpp
   ui/test_glyphs.cpp
   ui/test_classroom.cpp
   ui/test_no_clipping.cpp

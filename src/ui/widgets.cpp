@@ -182,8 +182,18 @@ bool playback_controls(ItemRegistry& items, Playback& pb) {
     float speed = static_cast<float>(pb.speed());
     const LabelFit speed_label = fit_label("Speed ([ ])", 0.55f);
     ImGui::SetNextItemWidth(speed_label.width);
+    // ImGui centres the figure, where the grab sits at 1x: padding with spaces moves it to the half
+    // the grab is not in (the spaces are trimmed when a value is typed).
+    const double at = std::log(speed / Playback::min_speed) / std::log(Playback::max_speed / Playback::min_speed);
+    char figure[16];
+    std::snprintf(figure, sizeof figure, "%.3gx", static_cast<double>(speed));
+    const float space_w = ImGui::CalcTextSize(" ").x;
+    const float shift = std::max(0.0f, std::min(speed_label.width * 0.25f, (speed_label.width - ImGui::CalcTextSize(figure).x) * 0.5f -
+                                                                             2 * ImGui::GetStyle().FramePadding.x));
+    const std::string spaces(space_w > 0 ? static_cast<std::size_t>(2 * shift / space_w) : 0, ' ');
+    const std::string format = at >= 0.5 ? "%.3gx" + spaces : spaces + "%.3gx";
     if (ImGui::SliderFloat(speed_label.label.c_str(), &speed, static_cast<float>(Playback::min_speed),
-                           static_cast<float>(Playback::max_speed), "%.3gx",
+                           static_cast<float>(Playback::max_speed), format.c_str(),
                            ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
         pb.set_speed(speed);
         changed = true;
