@@ -64,33 +64,43 @@ void collapsed_controls(Context& ctx, float height) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show the controls (C)");
 }
 
-// The pane's controls, then `footer` (the playback buttons) after them, or pinned under them
-// when the two together overflow the pane: a projector at 1024x768 and 1.5x keeps Run in sight
-// while the rest scrolls. Only in a pane at least ten rows high: the buttons take 5 to 7 rows,
-// and in a shorter one (2.0 at 1024x768) the controls would scroll in a slit. The rule counts
-// rows, not the buttons' height, which grows when a scrollbar narrows them: measured, it would
-// keep either state once in it. Both heights are last frame's, kept in the pane's own ImGui
-// storage; a change shows on the next frame (the app draws at least ten a second).
-void controls_with_footer(Context& ctx, const std::function<void()>& controls, const std::function<void()>& footer) {
+// The pane's controls, then `footer` (the playback rows) after them, or pinned under them when
+// the two together overflow the pane: a projector at 1024x768 and 1.5x keeps Run in sight while
+// the rest scrolls. The whole footer only in a pane at least ten rows high: it takes 5 to 7 rows,
+// and in a shorter one (2.0 at 1024x768) the controls would scroll in a slit, so there only the
+// buttons stay and the speed ends the controls. The rule counts rows, not the footer's height,
+// which grows when a scrollbar narrows the buttons: measured, it would keep either state once in
+// it. The heights are last frame's, kept in the pane's own ImGui storage; a change shows on the
+// next frame (the app draws at least ten a second).
+void controls_with_footer(Context& ctx, const std::function<void()>& controls,
+                          const std::function<void(ui::PlaybackRows)>& footer) {
     ImGuiStorage* kept = ImGui::GetStateStorage();
-    const ImGuiID content_id = ImGui::GetID("##content_h"), footer_id = ImGui::GetID("##footer_h");
-    const float room = ImGui::GetContentRegionAvail().y;
+    const ImGuiID content_id = ImGui::GetID("##content_h"), footer_id = ImGui::GetID("##footer_h"),
+                  buttons_id = ImGui::GetID("##buttons_h");
+    const float room = ImGui::GetContentRegionAvail().y, rows = room / ImGui::GetFrameHeight();
     const float footer_h = kept->GetFloat(footer_id, 0.0f);
-    const bool pinned = footer_h > 0 && room >= 10 * ImGui::GetFrameHeight() && kept->GetFloat(content_id, 0.0f) + footer_h > room;
-    if (pinned) {
-        ImGui::BeginChild("##scrolls", ImVec2(0, std::max(ImGui::GetFrameHeight(), room - footer_h)), false);
+    const bool overflows = footer_h > 0 && kept->GetFloat(content_id, 0.0f) + footer_h > room;
+    const bool pinned = overflows && rows >= 10, buttons_pinned = overflows && !pinned && rows >= 5;
+    if (pinned || buttons_pinned) {
+        const float foot_h = pinned ? footer_h : kept->GetFloat(buttons_id, ImGui::GetFrameHeightWithSpacing());
+        ImGui::BeginChild("##scrolls", ImVec2(0, std::max(ImGui::GetFrameHeight(), room - foot_h)), false);
         const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
         ctx.items.set("controls_scroll", ImVec4(at.x, at.y, at.x + size.x, at.y + size.y));  // what of the controls shows
     }
     const float top = ImGui::GetCursorPosY();
     controls();
     kept->SetFloat(content_id, ImGui::GetCursorPosY() - top);
-    if (pinned) ImGui::EndChild();
+    if (buttons_pinned) {
+        ImGui::Separator();
+        footer(ui::PlaybackRows::speed);
+    }
+    if (pinned || buttons_pinned) ImGui::EndChild();
     const float foot = ImGui::GetCursorPosY();
     ImGui::Separator();
-    footer();
-    kept->SetFloat(footer_id, ImGui::GetCursorPosY() - foot);
+    footer(buttons_pinned ? ui::PlaybackRows::buttons : ui::PlaybackRows::all);
+    kept->SetFloat(buttons_pinned ? buttons_id : footer_id, ImGui::GetCursorPosY() - foot);
     ctx.items.measure("controls_footer_pinned", pinned ? 1.0 : 0.0);
+    ctx.items.measure("controls_buttons_pinned", buttons_pinned ? 1.0 : 0.0);
 }
 
 }  // namespace
@@ -98,7 +108,7 @@ void controls_with_footer(Context& ctx, const std::function<void()>& controls, c
 void controls_beside_scene(Context& ctx, const std::string& id, float controls_width,
                            const std::function<void()>& controls, const std::function<void()>& scene,
                            ImGuiWindowFlags scene_flags, const std::function<void()>& presenter_strip,
-                           const std::function<void()>& footer) {
+                           const std::function<void(ui::PlaybackRows)>& footer) {
     ui::View& view = ctx.view;
     const float height = ImGui::GetContentRegionAvail().y;
     if (!view.presenter && view.controls_collapsed) {

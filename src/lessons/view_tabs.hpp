@@ -10,6 +10,7 @@
 #include "lessons/context.hpp"
 #include "ui/item_registry.hpp"
 #include "ui/view.hpp"
+#include "ui/widgets.hpp"
 
 namespace m2m::lessons {
 
@@ -63,14 +64,17 @@ private:
 /// `presenter_strip`, when given, draws in presenter view as one compact row above the scene:
 /// the few controls a teacher needs there (the Predict box, a strategy choice).
 ///
-/// `footer`, when given, draws after the controls, below a separator: the playback buttons. When
-/// the controls and it overflow the pane, it stays pinned at the pane's foot and only the controls
-/// above it scroll (ctx.items measures "controls_footer_pinned": 1 or 0, and sets
-/// "controls_scroll" to the part of the pane the controls show in while it is pinned).
+/// `footer`, when given, draws the playback rows it is asked for after the controls, below a
+/// separator. When the controls and it overflow the pane, it stays pinned at the pane's foot and
+/// only the controls above it scroll; on a pane under ten rows (1024x768 at 2.0) only its buttons
+/// are pinned, and the rest (the speed) ends the controls that scroll. ctx.items measures
+/// "controls_footer_pinned" (1 or 0) and "controls_buttons_pinned" (1 or 0), and sets
+/// "controls_scroll" to the part of the pane the controls show in while either is pinned.
 void controls_beside_scene(Context& ctx, const std::string& id, float controls_width,
                            const std::function<void()>& controls, const std::function<void()>& scene,
                            ImGuiWindowFlags scene_flags = ImGuiWindowFlags_AlwaysUseWindowPadding,
-                           const std::function<void()>& presenter_strip = {}, const std::function<void()>& footer = {});
+                           const std::function<void()>& presenter_strip = {},
+                           const std::function<void(ui::PlaybackRows)>& footer = {});
 /// The controls pane's width: `em` font sizes, but at most `share` of the width available, and at
 /// least 9.5 font sizes (at most 45% of the row).
 float controls_width(float em, float share);

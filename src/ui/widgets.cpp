@@ -153,12 +153,17 @@ bool why(const char* id, const std::string& text, ImU32 colour) {
 
 // [SECTION] playback and time bars ----------------------------------------------------------
 
-bool playback_controls(ItemRegistry& items, Playback& pb) {
+namespace {
+
+bool playback_buttons(ItemRegistry& items, Playback& pb, bool pinned_alone) {
     bool changed = false;
     const bool again = pb.finished() && pb.end() > 0;
     const char* run_label = pb.playing() ? "Pause (Space)" : (again ? "Run again (Space)" : "Run (Space)");
+    // Pinned alone at a short pane's foot, laid out as if the pane's scrollbar were there: buttons
+    // that took another row without it made it come back (and go, a frame later, for ever).
+    const float slack = pinned_alone && !ImGui::GetCurrentWindow()->ScrollbarY ? ImGui::GetStyle().ScrollbarSize : 0.0f;
     // Without the key where the words are wider than the column (1024x768 at 2.0); the key still works.
-    const bool with_key = button_width("Run again (Space)") <= ImGui::GetContentRegionAvail().x;
+    const bool with_key = button_width("Run again (Space)") <= ImGui::GetContentRegionAvail().x - slack;
     if (!with_key) run_label = pb.playing() ? "Pause" : (again ? "Run again" : "Run");
     // As wide as its widest label, so Step and Reset stay put when Run turns into Pause.
     const float run_w = std::max({button_width(with_key ? "Run (Space)" : "Run"), button_width(with_key ? "Pause (Space)" : "Pause"),
@@ -168,17 +173,28 @@ bool playback_controls(ItemRegistry& items, Playback& pb) {
         changed = true;
     }
     items.note("run_button");
-    same_line_if_fits(button_width("Step (.)"));
-    if (ImGui::Button("Step (.)")) {
+    // Step and Reset drop their keys with Run (they share a row there: the footer stays two rows);
+    // the key shows when the mouse is on the button.
+    const char* step_label = with_key ? "Step (.)" : "Step";
+    same_line_if_fits(button_width(step_label) + slack);
+    if (ImGui::Button(step_label)) {
         pb.step();
         changed = true;
     }
-    same_line_if_fits(button_width("Reset (R)"));
-    if (ImGui::Button("Reset (R)")) {
+    if (!with_key && ImGui::IsItemHovered()) ImGui::SetTooltip("Step (.)");
+    const char* reset_label = with_key ? "Reset (R)" : "Reset";
+    same_line_if_fits(button_width(reset_label) + slack);
+    if (ImGui::Button(reset_label)) {
         pb.reset();
         changed = true;
     }
+    if (!with_key && ImGui::IsItemHovered()) ImGui::SetTooltip("Reset (R)");
     items.note("reset_button");
+    return changed;
+}
+
+bool speed_slider(Playback& pb) {
+    bool changed = false;
     float speed = static_cast<float>(pb.speed());
     const LabelFit speed_label = fit_label("Speed ([ ])", 0.55f);
     ImGui::SetNextItemWidth(speed_label.width);
@@ -198,6 +214,15 @@ bool playback_controls(ItemRegistry& items, Playback& pb) {
         pb.set_speed(speed);
         changed = true;
     }
+    return changed;
+}
+
+}  // namespace
+
+bool playback_controls(ItemRegistry& items, Playback& pb, PlaybackRows rows) {
+    bool changed = false;
+    if (rows != PlaybackRows::speed) changed |= playback_buttons(items, pb, rows == PlaybackRows::buttons);
+    if (rows != PlaybackRows::buttons) changed |= speed_slider(pb);
     return changed;
 }
 

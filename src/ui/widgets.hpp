@@ -89,9 +89,13 @@ std::string wrap_at_spaces(std::string_view text, float width);
 /// student opens it (ImGui keeps each `id`'s open state). Returns true while it is open.
 bool why(const char* id, const std::string& text, ImU32 colour);
 
-/// The standard playback row: Run/Pause, Step, Reset and the speed slider (Run and Reset are
+/// Which rows of the playback controls to draw: all, or the buttons and the speed slider apart
+/// (a short pane pins the buttons at its foot and scrolls the slider with the controls).
+enum class PlaybackRows { all, buttons, speed };
+
+/// The standard playback rows: Run/Pause, Step, Reset and the speed slider (Run and Reset are
 /// noted in `items` as "run_button" and "reset_button"). Returns true when the user changed anything.
-bool playback_controls(ItemRegistry& items, Playback& pb);
+bool playback_controls(ItemRegistry& items, Playback& pb, PlaybackRows rows = PlaybackRows::all);
 
 /// A horizontal bar for one machine's clock on a shared time axis: filled up to the
 /// cursor, outlined up to the machine's finish. `axis_end` is the time at the right edge;

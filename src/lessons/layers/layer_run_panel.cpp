@@ -150,9 +150,9 @@ void LayerRunPanel::draw(float dt_s) {
             else draw_scene(ImGui::GetContentRegionAvail().y);
         },
         ImGuiWindowFlags_None, [this] { draw_presenter_strip(); },
-        [this] {
-            ImGui::TextUnformatted("Playback");
-            ui::playback_controls(m_ctx.items, m_playback);
+        [this](ui::PlaybackRows rows) {
+            if (rows != ui::PlaybackRows::buttons) ImGui::TextUnformatted("Playback");
+            ui::playback_controls(m_ctx.items, m_playback, rows);
         });
 }
 

@@ -395,9 +395,9 @@ void RackPanel::draw(float dt_s) {
         [this] { draw_scene_scrolling(); },
         ImGuiWindowFlags_NoScrollbar | (m_scene_scrolls ? 0 : ImGuiWindowFlags_NoScrollWithMouse),
         [this] { draw_presenter_strip(); },
-        [this] {
-            ImGui::TextUnformatted("Playback");
-            ui::playback_controls(m_ctx.items, m_playback);
+        [this](ui::PlaybackRows rows) {
+            if (rows != ui::PlaybackRows::buttons) ImGui::TextUnformatted("Playback");
+            ui::playback_controls(m_ctx.items, m_playback, rows);
         });
 }
 

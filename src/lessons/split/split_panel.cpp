@@ -164,10 +164,11 @@ void SplitPanel::draw(float dt_s) {
     if (m_frontier.draw(m_ctx)) return;  // the "Frontier scale" tab drew the whole lesson area
     controls_beside_scene(m_ctx, std::string(id()), controls_width(21.0f, 0.31f), [this] { draw_controls(); },
                           [this] { draw_scene(); }, ImGuiWindowFlags_NoScrollbar, [this] { draw_presenter_strip(); },
-                          [this] {
+                          [this](ui::PlaybackRows rows) {
                               // wraps in a narrow column at 2.0
-                              ui::text_wrapped_coloured(m_ctx.view.theme.text, "Play one training step");
-                              ui::playback_controls(m_ctx.items, m_playback);
+                              if (rows != ui::PlaybackRows::buttons)
+                                  ui::text_wrapped_coloured(m_ctx.view.theme.text, "Play one training step");
+                              ui::playback_controls(m_ctx.items, m_playback, rows);
                           });
 }
 
