@@ -346,10 +346,12 @@ std::vector<ImVec4> draw_log_log_curves(const Theme& th, ImDrawList* dl, const L
     for (const auto& m : markers) {
         if (m.x <= 0) continue;
         const float x = f.to_screen(m.x, std::pow(10.0, f.ly0)).x;
-        const ImVec2 ts = ImGui::CalcTextSize(m.label.c_str());
+        const bool fits = ImGui::CalcTextSize(m.label.c_str()).x <= f.b.x - f.a.x - 4 || m.short_label.empty();
+        const char* text = fits ? m.label.c_str() : m.short_label.c_str();
+        const ImVec2 ts = ImGui::CalcTextSize(text);
         const ImVec2 at(std::min(x + 4, f.b.x - ts.x), label_y);
         dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), th.panel | IM_COL32_A_MASK);  // grid lines pass behind
-        dl->AddText(at, m.colour, m.label.c_str());
+        dl->AddText(at, m.colour, text);
         labels.push_back(ImVec4(at.x - 2, at.y, at.x + ts.x + 2, at.y + ts.y));
         label_y += fs;
     }

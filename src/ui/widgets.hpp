@@ -111,6 +111,7 @@ struct PlotMarker {
     double x;
     std::string label;
     ImU32 colour;
+    std::string short_label = {};  ///< where `label` is wider than the plot (empty: `label` cut at the left)
 };
 /// A labelled dot (a roofline's layer), its label beside it where no other label is.
 struct PlotPoint {

@@ -345,11 +345,9 @@ const char* const more_below_text = "wheel: more \xe2\x86\x93";
 
 ImVec2 more_below_pad() { return ImVec2(ImGui::GetFontSize() * 0.4f, ImGui::GetFontSize() * 0.15f); }
 
-// The strip at the scene's foot that the tag sits in: nothing else draws there, so the tag
-// covers no words (it hid the end of "Press Run: ..." at 1024x768 and 1.5x).
-float more_below_strip() { return ImGui::GetTextLineHeight() + 3 * more_below_pad().y; }
-
 }  // namespace
+
+float RackPanel::more_below_strip() { return ImGui::GetTextLineHeight() + 3 * more_below_pad().y; }
 
 void RackPanel::draw_scene_scrolling() {
     // With no scrollbar, the mouse wheel reaches the words below. While they reach below the window,

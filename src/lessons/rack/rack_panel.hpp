@@ -139,6 +139,9 @@ private:
     float step_block_h() const;    ///< the room the step's words keep: two lines
     float caption_block_h(float wrap) const;  ///< the room the bars' caption keeps: its longest form's
     void draw_scene_scrolling();  ///< the scene, and where it reaches below the window, the tag
+    /// The strip at the scene's foot that the tag sits in while the scene scrolls: nothing else
+    /// draws there, so the tag covers no words (it hid the end of "Press Run: ..." at 1024x768, 1.5x).
+    static float more_below_strip();
     void draw_more_below() const;  ///< the tag that says the scene's words go on below (the wheel)
     std::vector<std::pair<std::string, bool>> collective_words(bool revealed, bool with_guess) const;  ///< each line, and whether it is marked
     void draw_collective_words();

@@ -34,11 +34,15 @@ ui::PlotSeries flat(const core::CollectiveSweep& sw, double y, ImU32 colour) {
     return {{sw.sizes.front(), sw.sizes.back()}, {y, y}, colour};
 }
 
+float key_stroke() { return std::round(ImGui::GetFontSize() * 1.2f); }
+float key_gap() { return std::round(ImGui::GetFontSize() * 0.3f); }
+
 // One entry of the key above the plot: a short stroke in the curve's colour (as thick as the
-// curve), or for the message its ring; after the entry before it where the row has room.
+// curve), or for the message its ring; after the entry before it where the row has room (in a
+// column beside the plot, each on its own line).
 void key_entry(const ui::Theme& th, ImU32 colour, const std::string& name, float thickness, bool first) {
-    const float s = std::round(ImGui::GetFontSize() * 0.6f), stroke = std::round(ImGui::GetFontSize() * 1.2f);
-    if (!first) ui::same_line_if_fits(stroke + s * 0.5f + ImGui::CalcTextSize(name.c_str()).x, ImGui::GetFontSize());
+    const float s = std::round(ImGui::GetFontSize() * 0.6f), stroke = key_stroke();
+    if (!first) ui::same_line_if_fits(stroke + key_gap() + ImGui::CalcTextSize(name.c_str()).x, ImGui::GetFontSize());
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float y = p.y + ImGui::GetTextLineHeight() * 0.5f;
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -47,24 +51,41 @@ void key_entry(const ui::Theme& th, ImU32 colour, const std::string& name, float
     else
         dl->AddLine(ImVec2(p.x, y), ImVec2(p.x + stroke, y), colour, thickness);
     ImGui::Dummy(ImVec2(stroke, ImGui::GetTextLineHeight()));
-    ImGui::SameLine(0, s * 0.5f);
+    ImGui::SameLine(0, key_gap());
     ImGui::TextUnformatted(name.c_str());
 }
 
-// The key: the curves and the message. The straight lines carry their names on the plot, or,
-// where the plot is too short for them to keep clear of the curves, here (key_lines).
-void draw_key(const ui::Theme& th, const core::CollectiveSweep& sw) {
-    key_entry(th, th.text, "NCCL's pick", th.line_thickness * 2.5f, true);
+struct KeyEntry {
+    ImU32 colour;
+    std::string name;
+    float thickness;  // 0: the message's ring
+};
+
+std::vector<KeyEntry> key_entries(const ui::Theme& th, const core::CollectiveSweep& sw, bool with_lines) {
+    const float thin = th.line_thickness * 1.5f;
+    std::vector<KeyEntry> out{{th.text, "NCCL's pick", th.line_thickness * 2.5f}};
     for (core::CollectiveAlgorithm a : sw.algorithms)
-        key_entry(th, algorithm_colour(th, a), std::string(core::collective_algorithm_label(a)), th.line_thickness * 1.5f, false);
-    key_entry(th, th.text, "this message", 0, false);
+        out.push_back({algorithm_colour(th, a), std::string(core::collective_algorithm_label(a)), thin});
+    out.push_back({th.text, "this message", 0});
+    if (!with_lines) return out;
+    if (sw.nvlink_ceiling_GBps > 0) out.push_back({th.nvlink, "NVLink " + core::format_rate_GBps(sw.nvlink_ceiling_GBps), thin});
+    if (sw.network_ceiling_GBps > 0) out.push_back({th.infiniband, "NICs " + core::format_rate_GBps(sw.network_ceiling_GBps), thin});
+    out.push_back({th.text_dim, "latency limit", thin});
+    return out;
 }
 
-void key_lines(const ui::Theme& th, const core::CollectiveSweep& sw) {
-    const float thin = th.line_thickness * 1.5f;
-    if (sw.nvlink_ceiling_GBps > 0) key_entry(th, th.nvlink, "NVLink " + core::format_rate_GBps(sw.nvlink_ceiling_GBps), thin, false);
-    if (sw.network_ceiling_GBps > 0) key_entry(th, th.infiniband, "NICs " + core::format_rate_GBps(sw.network_ceiling_GBps), thin, false);
-    key_entry(th, th.text_dim, "latency limit", thin, false);
+// The key: the curves and the message, in rows above the plot or a column beside it. The straight
+// lines carry their names on the plot, or, where the plot is too short for them to keep clear of
+// the curves, here (`with_lines`).
+void draw_key(const ui::Theme& th, const std::vector<KeyEntry>& entries, std::size_t from, bool column) {
+    for (std::size_t i = from; i < entries.size(); ++i)
+        key_entry(th, entries[i].colour, entries[i].name, entries[i].thickness, column || i == 0);
+}
+
+float key_column_width(const std::vector<KeyEntry>& entries) {
+    float w = 0;
+    for (const KeyEntry& e : entries) w = std::max(w, key_stroke() + key_gap() + ImGui::CalcTextSize(e.name.c_str()).x);
+    return w;
 }
 
 // The straight lines' names on the plot, where no curve can be: left of the latency limit (no
@@ -131,11 +152,34 @@ void RackPanel::draw_plot(float height) {
         ImGui::Dummy(ImVec2(w, height));
         return;
     }
-    draw_key(th, sw);
-    // On a plot under ten lines high the lines' names would sit on the curves: into the key.
-    const bool names_on_plot = height - (ImGui::GetCursorScreenPos().y - top.y) >= ImGui::GetFontSize() * 10;
-    if (!names_on_plot) key_lines(th, sw);
-    const float key_h = ImGui::GetCursorScreenPos().y - top.y;
+    // The key in rows above the plot; on a short, wide scene (1024x768 at 1.5x) in a column beside
+    // it, where rows would leave the plot a strip. On a plot under ten lines high the lines'
+    // names would sit on the curves: into the key.
+    const float fs = ImGui::GetFontSize();
+    const bool beside = height < fs * 16 && w >= fs * 20;
+    const std::vector<KeyEntry> entries = key_entries(th, sw, true);
+    const std::size_t curves = key_entries(th, sw, false).size();  // the lines' names follow them
+    // Beside, the plot is too narrow for the names left of the latency limit: they go in the column.
+    bool names_on_plot = !beside && height >= fs * 10;
+    float plot_w = w, key_h = 0, column_h = 0;
+    if (beside) {
+        const std::vector<KeyEntry> shown(entries.begin(), entries.begin() + static_cast<long>(names_on_plot ? curves : entries.size()));
+        plot_w = w - key_column_width(shown) - fs;
+        ImGui::SetCursorScreenPos(ImVec2(top.x + plot_w + fs, top.y + fs * 0.5f));
+        ImGui::BeginGroup();
+        ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, fs * 0.15f));
+        draw_key(th, shown, 0, true);
+        ImGui::PopStyleVar();
+        ImGui::EndGroup();
+        column_h = ImGui::GetItemRectMax().y - top.y;
+        ImGui::SetCursorScreenPos(top);
+    } else {
+        const std::vector<KeyEntry> first(entries.begin(), entries.begin() + static_cast<long>(curves));
+        draw_key(th, first, 0, false);
+        names_on_plot = height - (ImGui::GetCursorScreenPos().y - top.y) >= fs * 10;
+        if (!names_on_plot) draw_key(th, entries, curves, false);
+        key_h = ImGui::GetCursorScreenPos().y - top.y;
+    }
     std::vector<ui::PlotSeries> series;
     for (std::size_t k = 0; k < sw.algorithms.size(); ++k) {
         ui::PlotSeries s{sw.sizes, {}, algorithm_colour(th, sw.algorithms[k])};
@@ -162,10 +206,12 @@ void RackPanel::draw_plot(float height) {
     series.push_back(std::move(floor_line));
     std::vector<ui::PlotMarker> markers;
     if (sw.crossover_bytes > 0)
-        markers.push_back({sw.crossover_bytes, "bandwidth-bound from " + core::format_bytes(sw.crossover_bytes) + " on", th.text_dim});
+        markers.push_back({sw.crossover_bytes, "bandwidth-bound from " + core::format_bytes(sw.crossover_bytes) + " on", th.text_dim,
+                           "bandwidth-bound \xe2\x86\x92"});
     const std::optional<ui::LogLogFrame> f = ui::log_log_plot(m_ctx.view, "busbw", series, markers, "message size (bytes)",
-                                                              "busbw (GB/s)", ImVec2(w, std::max(height - key_h, ImGui::GetFontSize() * 6)));
+                                                              "busbw (GB/s)", ImVec2(plot_w, std::max(height - key_h, fs * 6)));
     m_ctx.items.note("busbw_plot");
+    if (column_h > ImGui::GetCursorScreenPos().y - top.y) ImGui::Dummy(ImVec2(0, column_h - (ImGui::GetCursorScreenPos().y - top.y)));
     if (!f) return;
     if (names_on_plot) label_lines(th, *f, sw, factor);
     ImDrawList* dl = ImGui::GetWindowDrawList();

@@ -67,7 +67,8 @@ void RackPanel::draw_scene() {
     if (!both && m_show_plot) {
         // The plot alone: the picture first, as large as the scene allows, the words under it (the
         // wheel). Below the words it was off the screen at 1024x768 and 1.5x.
-        draw_plot(std::max(fs * 12.0f, left - spacing));
+        // Its foot above the wheel's tag, which keeps the window's last line.
+        draw_plot(std::max(fs * 8.0f, left - spacing - (m_scene_scrolls ? more_below_strip() : 0.0f)));
         draw_collective_words();
         return;
     }
@@ -123,7 +124,11 @@ void RackPanel::draw_readouts() {
     }
     // As many on a row as fit; the rest wrap onto the next row (none is dropped). At most a
     // third of the scene's height: past that they go one line each, so the rack stays on screen.
-    ui::readouts(th, items, gap, ImGui::GetContentRegionAvail().y / 3.0f, [&](std::size_t i) {
+    // A quarter on a short scene's collective, whose rack or plot comes one at a time below them:
+    // the plot and its key beside it had only the room of its axes at 1280x720 and 1.5x.
+    const float avail = ImGui::GetContentRegionAvail().y;
+    const bool short_collective = m_mode == Mode::all_reduce && avail < ImGui::GetFontSize() * 40.0f;
+    ui::readouts(th, items, gap, avail / (short_collective ? 4.0f : 3.0f), [&](std::size_t i) {
         if (i == 0) m_ctx.items.note("readout_first");
         m_ctx.items.note("readout_" + std::to_string(i));
     });
