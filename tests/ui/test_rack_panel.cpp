@@ -670,3 +670,27 @@ TEST_CASE("the wheel's tag has a strip of its own at the scene's foot: no word i
     ImGui::GetIO().MousePos = ImVec2(-1, -1);
     CHECK_FALSE(ui.context().items.rect("more_below"));
 }
+
+TEST_CASE("at 1024x768 and 2x Lesson 2's plot is on screen, its key under it") {
+    // Four rows of key above it had put the whole plot below the window.
+    test::Headless ui(1024, 768, 2.0f);
+    RackPanel panel(ui.context());
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.set_group(64);
+    panel.run_collective();
+    run_frames(ui, panel, 3, 0.05f);
+    ImGui::GetIO().MousePos = centre_of(ui.context().items, "show_plot");
+    ImGui::GetIO().MouseDown[0] = true;
+    run_frames(ui, panel, 1);
+    ImGui::GetIO().MouseDown[0] = false;
+    run_frames(ui, panel, 3);
+    ImGui::GetIO().MousePos = ImVec2(-1, -1);
+    run_frames(ui, panel, 2);
+    const std::optional<ImVec4> plot = ui.context().items.rect("busbw_plot"), tag = ui.context().items.rect("more_below");
+    REQUIRE(plot);
+    REQUIRE(tag);
+    CHECK(plot->w <= tag->y);  // the whole plot, its axis's words too
+    CHECK(plot->w - plot->y >= 4 * ImGui::GetFontSize());
+    CHECK(ui.clipped().empty());
+    INFO(ui.clipped_text());
+}

@@ -82,6 +82,19 @@ void draw_key(const ui::Theme& th, const std::vector<KeyEntry>& entries, std::si
         key_entry(th, entries[i].colour, entries[i].name, entries[i].thickness, column || i == 0);
 }
 
+// The height of the first `n` entries in rows `w` wide, as key_entry lays them out.
+float key_rows_height(const std::vector<KeyEntry>& entries, std::size_t n, float w) {
+    const float fs = ImGui::GetFontSize();
+    int rows = 0;
+    float x = 0;
+    for (std::size_t i = 0; i < n && i < entries.size(); ++i) {
+        const float ew = key_stroke() + key_gap() + ImGui::CalcTextSize(entries[i].name.c_str()).x;
+        if (i == 0 || x + fs + ew > w) ++rows, x = ew;
+        else x += fs + ew;
+    }
+    return static_cast<float>(rows) * ImGui::GetTextLineHeightWithSpacing();
+}
+
 float key_column_width(const std::vector<KeyEntry>& entries) {
     float w = 0;
     for (const KeyEntry& e : entries) w = std::max(w, key_stroke() + key_gap() + ImGui::CalcTextSize(e.name.c_str()).x);
@@ -173,12 +186,18 @@ void RackPanel::draw_plot(float height) {
         ImGui::EndGroup();
         column_h = ImGui::GetItemRectMax().y - top.y;
         ImGui::SetCursorScreenPos(top);
-    } else {
-        const std::vector<KeyEntry> first(entries.begin(), entries.begin() + static_cast<long>(curves));
-        draw_key(th, first, 0, false);
-        names_on_plot = height - (ImGui::GetCursorScreenPos().y - top.y) >= fs * 10;
-        if (!names_on_plot) draw_key(th, entries, curves, false);
-        key_h = ImGui::GetCursorScreenPos().y - top.y;
+    }
+    // In rows: above the plot, or under it where above they would leave it under eight lines
+    // (1024x768 at 2x, where four rows of key put the whole plot below the window).
+    std::vector<KeyEntry> rows;
+    if (!beside) {
+        names_on_plot = height - key_rows_height(entries, curves, w) >= fs * 10;
+        rows.assign(entries.begin(), entries.begin() + static_cast<long>(names_on_plot ? curves : entries.size()));
+        if (height - key_rows_height(rows, rows.size(), w) >= fs * 8) {
+            draw_key(th, rows, 0, false);
+            key_h = ImGui::GetCursorScreenPos().y - top.y;
+            rows.clear();
+        }
     }
     std::vector<ui::PlotSeries> series;
     for (std::size_t k = 0; k < sw.algorithms.size(); ++k) {
@@ -209,9 +228,10 @@ void RackPanel::draw_plot(float height) {
         markers.push_back({sw.crossover_bytes, "bandwidth-bound from " + core::format_bytes(sw.crossover_bytes) + " on", th.text_dim,
                            "bandwidth-bound \xe2\x86\x92"});
     const std::optional<ui::LogLogFrame> f = ui::log_log_plot(m_ctx.view, "busbw", series, markers, "message size (bytes)",
-                                                              "busbw (GB/s)", ImVec2(plot_w, std::max(height - key_h, fs * 6)));
+                                                              "busbw (GB/s)", ImVec2(plot_w, std::max(height - key_h, fs * 5)));
     m_ctx.items.note("busbw_plot");
     if (column_h > ImGui::GetCursorScreenPos().y - top.y) ImGui::Dummy(ImVec2(0, column_h - (ImGui::GetCursorScreenPos().y - top.y)));
+    if (!rows.empty()) draw_key(th, rows, 0, false);  // the key under the plot
     if (!f) return;
     if (names_on_plot) label_lines(th, *f, sw, factor);
     ImDrawList* dl = ImGui::GetWindowDrawList();

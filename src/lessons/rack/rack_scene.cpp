@@ -68,7 +68,7 @@ void RackPanel::draw_scene() {
         // The plot alone: the picture first, as large as the scene allows, the words under it (the
         // wheel). Below the words it was off the screen at 1024x768 and 1.5x.
         // Its foot above the wheel's tag, which keeps the window's last line.
-        draw_plot(std::max(fs * 8.0f, left - spacing - (m_scene_scrolls ? more_below_strip() : 0.0f)));
+        draw_plot(std::max(fs * 5.0f, left - spacing - (m_scene_scrolls ? more_below_strip() : 0.0f)));
         draw_collective_words();
         return;
     }
