@@ -30,6 +30,16 @@ void run_frames(test::Headless& ui, RackPanel& panel, int frames, float dt = 1.0
     for (int i = 0; i < frames; ++i) ui.frame([&] { panel.draw(dt); }, dt);
 }
 
+// A click on "bus bandwidth against size" on a short scene, then the pointer leaves the window.
+void click_show_plot(test::Headless& ui, RackPanel& panel) {
+    ImGui::GetIO().MousePos = centre_of(ui.context().items, "show_plot");
+    ImGui::GetIO().MouseDown[0] = true;
+    run_frames(ui, panel, 1);
+    ImGui::GetIO().MouseDown[0] = false;
+    run_frames(ui, panel, 2);
+    ImGui::GetIO().MousePos = ImVec2(-1, -1);
+}
+
 }  // namespace
 
 TEST_CASE("the Lesson 2 panel opens on a send inside one node over NVLink") {
@@ -606,12 +616,7 @@ TEST_CASE("a collective at 1024x768 and 1.5x cuts nothing off sideways; on a sho
     REQUIRE_THAT(items, Catch::Contains("show_plot "));
     CHECK_FALSE(ui.context().items.rect("busbw_plot"));  // the rack first (zoomed: test_rack_zoom.cpp)
     CHECK(ui.context().items.rect("gpu_0"));
-    ImGui::GetIO().MousePos = centre_of(ui.context().items, "show_plot");
-    ImGui::GetIO().MouseDown[0] = true;
-    run_frames(ui, panel, 1);
-    ImGui::GetIO().MouseDown[0] = false;
-    run_frames(ui, panel, 2);
-    ImGui::GetIO().MousePos = ImVec2(-1, -1);
+    click_show_plot(ui, panel);
     CHECK(ui.context().items.rect("busbw_plot"));  // the plot instead of the rack
     CHECK_FALSE(ui.context().items.rect("gpu_0"));
     // ... and it comes first, on screen and large: below the words it started off the screen. Its
@@ -679,12 +684,7 @@ TEST_CASE("at 1024x768 and 2x Lesson 2's plot is on screen, its key under it") {
     panel.set_group(64);
     panel.run_collective();
     run_frames(ui, panel, 3, 0.05f);
-    ImGui::GetIO().MousePos = centre_of(ui.context().items, "show_plot");
-    ImGui::GetIO().MouseDown[0] = true;
-    run_frames(ui, panel, 1);
-    ImGui::GetIO().MouseDown[0] = false;
-    run_frames(ui, panel, 3);
-    ImGui::GetIO().MousePos = ImVec2(-1, -1);
+    click_show_plot(ui, panel);
     run_frames(ui, panel, 2);
     const std::optional<ImVec4> plot = ui.context().items.rect("busbw_plot"), tag = ui.context().items.rect("more_below");
     REQUIRE(plot);
