@@ -37,20 +37,15 @@ bool playback_buttons(ItemRegistry& items, Playback& pb, bool pinned_alone) {
     items.note("run_button");
     // Step and Reset drop their keys with Run (they share a row there: the footer stays two rows);
     // the key shows when the mouse is on the button.
-    const char* step_label = with_key ? "Step (.)" : "Step";
-    same_line_if_fits(button_width(step_label) + slack);
-    if (ImGui::Button(step_label)) {
-        pb.step();
-        changed = true;
-    }
-    if (!with_key && ImGui::IsItemHovered()) ImGui::SetTooltip("Step (.)");
-    const char* reset_label = with_key ? "Reset (R)" : "Reset";
-    same_line_if_fits(button_width(reset_label) + slack);
-    if (ImGui::Button(reset_label)) {
-        pb.reset();
-        changed = true;
-    }
-    if (!with_key && ImGui::IsItemHovered()) ImGui::SetTooltip("Reset (R)");
+    auto beside = [&](const char* keyed, const char* bare) {
+        const char* label = with_key ? keyed : bare;
+        same_line_if_fits(button_width(label) + slack);
+        const bool pressed = ImGui::Button(label);
+        if (!with_key && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", keyed);
+        return pressed;
+    };
+    if (beside("Step (.)", "Step")) pb.step(), changed = true;
+    if (beside("Reset (R)", "Reset")) pb.reset(), changed = true;
     items.note("reset_button");
     return changed;
 }

@@ -30,6 +30,14 @@ void run_frames(test::Headless& ui, RackPanel& panel, int frames, float dt = 1.0
     for (int i = 0; i < frames; ++i) ui.frame([&] { panel.draw(dt); }, dt);
 }
 
+// An all-reduce over `gpus` at the window's size, run and shown a few frames.
+void run_all_reduce(test::Headless& ui, RackPanel& panel, std::uint32_t gpus, int frames) {
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.set_group(gpus);
+    panel.run_collective();
+    run_frames(ui, panel, frames, 0.05f);
+}
+
 // A click on "bus bandwidth against size" on a short scene, then the pointer leaves the window.
 void click_show_plot(test::Headless& ui, RackPanel& panel) {
     ImGui::GetIO().MousePos = centre_of(ui.context().items, "show_plot");
@@ -605,10 +613,7 @@ TEST_CASE("a size typed into a slider is kept to the byte; a dragged one to thre
 TEST_CASE("a collective at 1024x768 and 1.5x cuts nothing off sideways; on a short scene the rack and the plot take turns") {
     test::Headless ui(1024, 768, 1.5f);
     RackPanel panel(ui.context());
-    panel.set_mode(RackPanel::Mode::all_reduce);
-    panel.set_group(128);
-    panel.run_collective();
-    run_frames(ui, panel, 5, 0.05f);
+    run_all_reduce(ui, panel, 128, 5);
     // What does not fit below scrolls with the wheel (the scene's words); nothing is cut at a side.
     CHECK(ui.clipped().empty());
     INFO(ui.clipped_text());
@@ -680,10 +685,7 @@ TEST_CASE("at 1024x768 and 2x Lesson 2's plot is on screen, its key under it") {
     // Four rows of key above it had put the whole plot below the window.
     test::Headless ui(1024, 768, 2.0f);
     RackPanel panel(ui.context());
-    panel.set_mode(RackPanel::Mode::all_reduce);
-    panel.set_group(64);
-    panel.run_collective();
-    run_frames(ui, panel, 3, 0.05f);
+    run_all_reduce(ui, panel, 64, 3);
     click_show_plot(ui, panel);
     run_frames(ui, panel, 2);
     const std::optional<ImVec4> plot = ui.context().items.rect("busbw_plot"), tag = ui.context().items.rect("more_below");

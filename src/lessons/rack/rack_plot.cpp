@@ -171,7 +171,7 @@ void RackPanel::draw_plot(float height) {
     const float fs = ImGui::GetFontSize();
     const bool beside = height < fs * 16 && w >= fs * 20;
     const std::vector<KeyEntry> entries = key_entries(th, sw, true);
-    const std::size_t curves = key_entries(th, sw, false).size();  // the lines' names follow them
+    const std::size_t curves = sw.algorithms.size() + 2;  // the pick, each algorithm, the message; then the lines' names
     // Beside, the plot is too narrow for the names left of the latency limit: they go in the column.
     bool names_on_plot = !beside && height >= fs * 10;
     float plot_w = w, key_h = 0, column_h = 0;
