@@ -3,6 +3,7 @@
 //
 // [SECTION] set-up and recompute   [SECTION] draw (what the rack shows at a moment: rack_frame.cpp)
 #include <imgui.h>
+#include <imgui_internal.h>  // the scene window's content: whether its words reach below it
 
 #include <algorithm>
 #include <cfloat>
@@ -281,11 +282,16 @@ void RackPanel::draw_scene_scrolling() {
     const ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();
     if (strip > 0) ImGui::PushClipRect(wp, ImVec2(wp.x + ws.x, wp.y + ws.y - strip), true);
     draw_scene();
+    // Whether the words reach below the window, by this frame's words alone: ImGui's scroll range
+    // is the last frame's, blank and all, and by it the strip came and went every other frame
+    // (1280x720 after a send: the last line cut one frame, whole the next).
+    const ImGuiWindow* w = ImGui::GetCurrentWindow();
+    const float words_h = w->DC.CursorMaxPos.y - w->DC.CursorStartPos.y + 2 * ImGui::GetStyle().WindowPadding.y;
     if (strip > 0) {
         ImGui::Dummy(ImVec2(1.0f, strip));
         ImGui::PopClipRect();
     }
-    m_scene_scrolls = ImGui::GetScrollMaxY() > 0;
+    m_scene_scrolls = words_h > w->InnerRect.GetHeight() + 0.5f;
     if (m_scene_scrolls && ImGui::GetScrollY() < ImGui::GetScrollMaxY() - 1) draw_more_below();
 }
 
