@@ -215,40 +215,45 @@ void draw_log_log_grid(const Theme& th, ImDrawList* dl, const LogLogFrame& f) {
     }
 }
 
-// The curves, the y axis's name in the top-left corner, where a rising curve is not (at the
-// bottom left it sat on the curve's start), and each marker's label on a line of its own at the
-// bottom, right of its line, under the rising curves (at the top a curve near its ceiling ran
-// through them).
+// The curves, and each marker's label on a line of its own at the bottom, right of its line, under
+// the rising curves (at the top a curve near its ceiling ran through them), inside the frame: the
+// first of its forms that fits the frame's width.
 std::vector<ImVec4> draw_log_log_curves(const Theme& th, ImDrawList* dl, const LogLogFrame& f,
-                                        const std::vector<PlotSeries>& series, const std::vector<PlotMarker>& markers,
-                                        const char* y_label) {
-    const float fs = ImGui::GetFontSize();
+                                        const std::vector<PlotSeries>& series, const std::vector<PlotMarker>& markers) {
     for (const auto& s : series) {
         std::vector<ImVec2> pts;
         for (std::size_t i = 0; i < s.x.size(); ++i)
             if (s.x[i] > 0 && s.y[i] > 0) pts.push_back(f.to_screen(s.x[i], s.y[i]));
-        if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.colour, 0, th.line_thickness + 1);
+        if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.colour, 0, s.thickness > 0 ? s.thickness : th.line_thickness + 1);
     }
-    dl->AddText(ImVec2(f.a.x + 4, f.a.y + 2), th.text_dim, y_label);
     for (const auto& m : markers)  // every line first, so no line crosses a label drawn after it
         if (m.x > 0) {
             const float x = f.to_screen(m.x, std::pow(10.0, f.ly0)).x;
             dl->AddLine(ImVec2(x, f.a.y), ImVec2(x, f.b.y), m.colour, 2.0f);
         }
-    const auto shown = std::count_if(markers.begin(), markers.end(), [](const PlotMarker& m) { return m.x > 0; });
-    float label_y = f.b.y - 2 - fs * static_cast<float>(shown);
+    const auto text_of = [&](const PlotMarker& m) {
+        const char* text = m.label.c_str();  // the narrowest form given, where none fits
+        for (const std::string* t : {&m.label, &m.short_label, &m.narrow_label}) {
+            if (t->empty()) continue;
+            text = t->c_str();
+            if (ImGui::CalcTextSize(text).x <= f.b.x - f.a.x - 4) break;
+        }
+        return text;
+    };
+    float label_y = f.b.y - 2;
+    for (const auto& m : markers)
+        if (m.x > 0) label_y -= ImGui::CalcTextSize(text_of(m)).y;
     std::vector<ImVec4> labels;  // where each label went, so the points' labels keep clear of them
     for (const auto& m : markers) {
         if (m.x <= 0) continue;
         const float x = f.to_screen(m.x, std::pow(10.0, f.ly0)).x;
-        const bool fits = ImGui::CalcTextSize(m.label.c_str()).x <= f.b.x - f.a.x - 4 || m.short_label.empty();
-        const char* text = fits ? m.label.c_str() : m.short_label.c_str();
+        const char* text = text_of(m);
         const ImVec2 ts = ImGui::CalcTextSize(text);
-        const ImVec2 at(std::min(x + 4, f.b.x - ts.x), label_y);
+        const ImVec2 at(std::max(std::min(x + 4, f.b.x - ts.x), f.a.x + 2), label_y);
         dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), th.panel | IM_COL32_A_MASK);  // grid lines pass behind
         dl->AddText(at, m.colour, text);
         labels.push_back(ImVec4(at.x - 2, at.y, at.x + ts.x + 2, at.y + ts.y));
-        label_y += fs;
+        label_y += ts.y;
     }
     return labels;
 }
@@ -305,8 +310,10 @@ std::optional<LogLogFrame> log_log_plot(const View& view, const char* id, const 
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float fs = ImGui::GetFontSize();
-    const ImVec2 a(p.x + fs * 3.2f, p.y + fs * 0.5f);
-    const ImVec2 b(p.x + size.x - fs * 0.5f, p.y + size.y - fs * 2.4f);
+    // The y axis's name above the frame, over its left edge: inside, in the top-left corner, the
+    // ceilings and a steep curve's top ran through it on a short or narrow plot.
+    const ImVec2 a(p.x + fs * 3.2f, p.y + fs * 1.1f);
+    const ImVec2 b(p.x + size.x - fs * 0.5f, p.y + size.y - fs * 2.3f);
     fill_opaque(view, dl, a, b, th.panel);
     std::vector<PlotSeries> framed = series;  // the points count towards the axes' range too
     for (const auto& pt : points) framed.push_back({{pt.x}, {pt.y}, pt.colour});
@@ -317,7 +324,8 @@ std::optional<LogLogFrame> log_log_plot(const View& view, const char* id, const 
             const float y = f->to_screen(std::pow(10.0, f->lx0), y_reference).y;
             dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), th.text_dim, 2.0f);
         }
-        draw_log_log_points(th, dl, *f, points, draw_log_log_curves(th, dl, *f, series, markers, y_label));
+        draw_log_log_points(th, dl, *f, points, draw_log_log_curves(th, dl, *f, series, markers));
+        dl->AddText(ImVec2(a.x + fs * 0.3f, p.y), th.text_dim, y_label);
         dl->AddText(ImVec2(a.x + (b.x - a.x - ImGui::CalcTextSize(x_label).x) * 0.5f, b.y + fs * 1.2f), th.text_dim,
                     x_label);
     }

@@ -106,12 +106,14 @@ void time_bar(const View& view, const char* label, double cursor, double finish,
 struct PlotSeries {
     std::vector<double> x, y;
     ImU32 colour;
+    float thickness = 0;  ///< 0: the theme's curve
 };
 struct PlotMarker {
     double x;
     std::string label;
     ImU32 colour;
-    std::string short_label = {};  ///< where `label` is wider than the plot (empty: `label` cut at the left)
+    std::string short_label = {};   ///< where `label` is wider than the plot
+    std::string narrow_label = {};  ///< where `short_label` is wider too: on two lines, say (empty: the widest form, cut)
 };
 /// A labelled dot (a roofline's layer), its label beside it where no other label is.
 struct PlotPoint {

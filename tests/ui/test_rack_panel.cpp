@@ -681,20 +681,33 @@ TEST_CASE("the wheel's tag has a strip of its own at the scene's foot: no word i
     CHECK_FALSE(ui.context().items.rect("more_below"));
 }
 
-TEST_CASE("at 1024x768 and 2x Lesson 2's plot is on screen, its key under it") {
-    // Four rows of key above it had put the whole plot below the window.
+TEST_CASE("at 1024x768 and 2x Lesson 2's plot starts on screen, four lines of curves tall, and the wheel brings up the rest") {
+    // Four rows of key above it had put the whole plot below the window; squeezed above the tag,
+    // its frame was a line and a half tall.
     test::Headless ui(1024, 768, 2.0f);
     RackPanel panel(ui.context());
     run_all_reduce(ui, panel, 64, 3);
     click_show_plot(ui, panel);
     run_frames(ui, panel, 2);
-    const std::optional<ImVec4> plot = ui.context().items.rect("busbw_plot"), tag = ui.context().items.rect("more_below");
+    const float fs = ImGui::GetFontSize();
+    std::optional<ImVec4> plot = ui.context().items.rect("busbw_plot");
+    const std::optional<ImVec4> tag = ui.context().items.rect("more_below");
     REQUIRE(plot);
     REQUIRE(tag);
-    CHECK(plot->w <= tag->y);  // the whole plot, its axis's words too
-    CHECK(plot->w - plot->y >= 4 * ImGui::GetFontSize());
+    CHECK(plot->y + 2 * fs <= tag->y);  // its axis's name and the top of its curves in sight
+    CHECK(plot->w - plot->y >= 7.4f * fs - 1);  // the names' 3.4 lines and four of frame
     CHECK(ui.clipped().empty());
     INFO(ui.clipped_text());
+    ImGui::GetIO().MousePos = centre_of(ui.context().items, "scene");
+    for (int i = 0; i < 10; ++i) {
+        ImGui::GetIO().MouseWheel = -5.0f;
+        run_frames(ui, panel, 1);
+    }
+    run_frames(ui, panel, 2);
+    ImGui::GetIO().MousePos = ImVec2(-1, -1);
+    plot = ui.context().items.rect("busbw_plot");
+    REQUIRE(plot);
+    CHECK(plot->w <= 768);  // the whole plot, its x axis's name too
 }
 
 TEST_CASE("once a send or an all-reduce has played to its end, Lesson 2's scene is drawn the same frame after frame") {

@@ -135,7 +135,7 @@ void label_lines(const ui::Theme& th, const ui::LogLogFrame& f, const core::Coll
         lines.push_back({sw.network_ceiling_GBps, th.infiniband, "NIC ceiling " + rate, "NICs " + rate});
     }
     std::sort(lines.begin(), lines.end(), [](const Named& a, const Named& b) { return a.busbw > b.busbw; });
-    float next = f.a.y + 2 + line_h;  // under the y axis's name in the top-left corner
+    float next = f.a.y + 2;
     for (const Named& l : lines) {
         float y = std::max(f.to_screen(1.0, l.busbw).y + 2, next);
         for (const Named& other : lines)  // never over a line: under any it would cover (lines sorted top down)
@@ -223,10 +223,13 @@ void RackPanel::draw_plot(float height) {
         floor_line.x.push_back(s), floor_line.y.push_back(y);
     }
     series.push_back(std::move(floor_line));
+    ui::PlotSeries pick{sw.sizes, {}, th.text, th.line_thickness * 2.5f};  // NCCL's pick, bold, over the rest
+    for (const core::CollectiveCost& c : sw.picks) pick.y.push_back(c.busbw_GBps);
+    series.push_back(std::move(pick));
     std::vector<ui::PlotMarker> markers;
     if (sw.crossover_bytes > 0)
         markers.push_back({sw.crossover_bytes, "bandwidth-bound from " + core::format_bytes(sw.crossover_bytes) + " on", th.text_dim,
-                           "bandwidth-bound \xe2\x86\x92"});
+                           "bandwidth-bound \xe2\x86\x92", "bandwidth-\nbound \xe2\x86\x92"});
     const std::optional<ui::LogLogFrame> f = ui::log_log_plot(m_ctx.view, "busbw", series, markers, "message size (bytes)",
                                                               "busbw (GB/s)", ImVec2(plot_w, std::max(height - key_h, fs * 5)));
     m_ctx.items.note("busbw_plot");
@@ -235,9 +238,6 @@ void RackPanel::draw_plot(float height) {
     if (!f) return;
     if (names_on_plot) label_lines(th, *f, sw, factor);
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    std::vector<ImVec2> pick;
-    for (std::size_t i = 0; i < sw.sizes.size(); ++i) pick.push_back(f->to_screen(sw.sizes[i], sw.picks[i].busbw_GBps));
-    dl->AddPolyline(pick.data(), static_cast<int>(pick.size()), th.text, 0, th.line_thickness * 2.5f);
     // The message being run, on NCCL's pick.
     const double now = static_cast<double>(m_collective.bytes);
     // A ring in the text's colour, not a coloured dot, which read as one of the algorithms' curves.

@@ -67,8 +67,10 @@ void RackPanel::draw_scene() {
     if (!both && m_show_plot) {
         // The plot alone: the picture first, as large as the scene allows, the words under it (the
         // wheel). Below the words it was off the screen at 1024x768 and 1.5x.
-        // Its foot above the wheel's tag, which keeps the window's last line.
-        draw_plot(std::max(fs * 5.0f, left - spacing - (m_scene_scrolls ? more_below_strip() : 0.0f)));
+        // Its foot above the wheel's tag, which keeps the window's last line; but never under four
+        // lines of curves between its axes' names (7.4 font sizes in all): at 1024x768 and 2x a
+        // frame of one and a half could not tell them apart, so there the wheel brings its foot up.
+        draw_plot(std::max(fs * 7.4f, left - spacing - (m_scene_scrolls ? more_below_strip() : 0.0f)));
         draw_collective_words();
         return;
     }
