@@ -38,6 +38,17 @@ void run_all_reduce(test::Headless& ui, RackPanel& panel, std::uint32_t gpus, in
     run_frames(ui, panel, frames, 0.05f);
 }
 
+// The mouse wheel turned over the scene until its words end, then the pointer leaves the window.
+void wheel_scene_to_end(test::Headless& ui, RackPanel& panel) {
+    ImGui::GetIO().MousePos = centre_of(ui.context().items, "scene");
+    for (int i = 0; i < 10; ++i) {
+        ImGui::GetIO().MouseWheel = -5.0f;
+        run_frames(ui, panel, 1);
+    }
+    run_frames(ui, panel, 2);
+    ImGui::GetIO().MousePos = ImVec2(-1, -1);
+}
+
 // A click on "bus bandwidth against size" on a short scene, then the pointer leaves the window.
 void click_show_plot(test::Headless& ui, RackPanel& panel) {
     ImGui::GetIO().MousePos = centre_of(ui.context().items, "show_plot");
@@ -671,13 +682,7 @@ TEST_CASE("the wheel's tag has a strip of its own at the scene's foot: no word i
     CHECK(in_tag > 0);
     CHECK(under_tag == 0);
     // Wheeled to the end, the tag goes and the scene's last words sit above the window's foot.
-    ImGui::GetIO().MousePos = centre_of(ui.context().items, "scene");
-    for (int i = 0; i < 10; ++i) {
-        ImGui::GetIO().MouseWheel = -5.0f;
-        run_frames(ui, panel, 1);
-    }
-    run_frames(ui, panel, 2);
-    ImGui::GetIO().MousePos = ImVec2(-1, -1);
+    wheel_scene_to_end(ui, panel);
     CHECK_FALSE(ui.context().items.rect("more_below"));
 }
 
@@ -698,13 +703,7 @@ TEST_CASE("at 1024x768 and 2x Lesson 2's plot starts on screen, four lines of cu
     CHECK(plot->w - plot->y >= 7.4f * fs - 1);  // the names' 3.4 lines and four of frame
     CHECK(ui.clipped().empty());
     INFO(ui.clipped_text());
-    ImGui::GetIO().MousePos = centre_of(ui.context().items, "scene");
-    for (int i = 0; i < 10; ++i) {
-        ImGui::GetIO().MouseWheel = -5.0f;
-        run_frames(ui, panel, 1);
-    }
-    run_frames(ui, panel, 2);
-    ImGui::GetIO().MousePos = ImVec2(-1, -1);
+    wheel_scene_to_end(ui, panel);
     plot = ui.context().items.rect("busbw_plot");
     REQUIRE(plot);
     CHECK(plot->w <= 768);  // the whole plot, its x axis's name too
