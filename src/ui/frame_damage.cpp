@@ -88,52 +88,69 @@ bool same_commands_but_counts(const DrawListCopy& a, const DrawListCopy& b) {
     return true;
 }
 
-// Every triangle of `l` that uses a vertex in [from, to), where it is.
-void triangles_using(const DrawListCopy& l, std::size_t from, std::size_t to, DamageRects& out) {
-    for (const ImDrawCmd& cmd : l.cmds) {
-        if (cmd.UserCallback) continue;
-        for (unsigned i = 0; i + 2 < cmd.ElemCount + 0u; i += 3)
-            for (unsigned k = 0; k < 3; ++k) {
-                const std::size_t v = l.idx[cmd.IdxOffset + i + k] + cmd.VtxOffset;
-                if (v >= from && v < to) {
-                    out.add(triangle_box(l, cmd, i));
-                    break;
-                }
-            }
+// A triangle of a draw list: its command and where its three indices start.
+struct Triangle {
+    std::size_t cmd;
+    unsigned at;
+};
+
+std::vector<Triangle> triangles_of(const DrawListCopy& l) {
+    std::vector<Triangle> out;
+    out.reserve(l.idx.size() / 3);
+    for (std::size_t c = 0; c < l.cmds.size(); ++c) {
+        const ImDrawCmd& cmd = l.cmds[c];
+        if (cmd.UserCallback) continue;  // same callback, same rectangle: nothing to redraw
+        for (unsigned i = 0; i + 2 < cmd.ElemCount + 0u; i += 3) out.push_back({c, cmd.IdxOffset + i});
     }
+    return out;
 }
 
-// A window drawn with the same commands as before, some of its shapes moved, recoloured or grown
-// (a bar growing, a dot lit, a time gaining a digit): only the triangles that differ, where they
-// were and where they are. False when its commands themselves differ (the caller takes the whole
-// window then).
+const ImDrawVert& vertex_of(const DrawListCopy& l, Triangle t, unsigned k) {
+    return l.vtx[l.idx[t.at + k] + l.cmds[t.cmd].VtxOffset];
+}
+
+// The same pixels: the same command (clip rectangle and texture) and the same three vertices.
+bool same_triangle(const DrawListCopy& a, Triangle ta, const DrawListCopy& b, Triangle tb) {
+    if (ta.cmd != tb.cmd) return false;
+    for (unsigned k = 0; k < 3; ++k)
+        if (!same_vertex(vertex_of(a, ta, k), vertex_of(b, tb, k))) return false;
+    return true;
+}
+
+ImVec4 box_of(const DrawListCopy& l, Triangle t) {
+    const ImDrawCmd& cmd = l.cmds[t.cmd];
+    return triangle_box(l, cmd, t.at - cmd.IdxOffset);
+}
+
+// A window drawn with the same commands as before, some of its shapes moved, recoloured, grown
+// or given more or fewer triangles (a bar growing, a dot lit, a time gaining a digit): only the
+// triangles that differ, where they were and where they are. False when its commands themselves
+// differ (the caller takes the whole window then).
+//
+// The triangles are paired in the order they are drawn: the same ones from the start, then each
+// of `now`'s with the one as far from the end in `before` (a time that gained a glyph shifts every
+// later triangle by two; a bar further down that grew is then the one pair that differs). A
+// triangle left without its same partner is damaged, old place and new. Outside the damage every
+// pixel is covered by paired triangles only, the same in both frames and in the same order, so it
+// is the same pixel.
 bool changed_triangles(const DrawListCopy& a, const DrawListCopy& b, DamageRects& out) {
     if (!same_commands_but_counts(a, b)) return false;
-    bool same_counts = a.vtx.size() == b.vtx.size() && a.idx.size() == b.idx.size();
-    for (std::size_t c = 0; c < a.cmds.size() && same_counts; ++c) same_counts = same_cmd(a.cmds[c], b.cmds[c]);
-    if (same_counts) {  // triangle by triangle
-        for (const ImDrawCmd& cmd : b.cmds) {
-            if (cmd.UserCallback) continue;  // same callback, same rectangle: nothing to redraw
-            for (unsigned i = 0; i + 2 < cmd.ElemCount + 0u; i += 3) {
-                bool same = true;
-                for (unsigned k = 0; k < 3 && same; ++k) {
-                    const unsigned at = cmd.IdxOffset + i + k;
-                    same = a.idx[at] == b.idx[at] && same_vertex(a.vtx[a.idx[at] + cmd.VtxOffset], b.vtx[b.idx[at] + cmd.VtxOffset]);
-                }
-                if (!same) out.add(rect_union(triangle_box(a, cmd, i), triangle_box(b, cmd, i)));
-            }
-        }
-        return true;
+    const std::vector<Triangle> ta = triangles_of(a), tb = triangles_of(b);
+    std::size_t head = 0;
+    while (head < ta.size() && head < tb.size() && same_triangle(a, ta[head], b, tb[head])) ++head;
+    const std::ptrdiff_t shift = static_cast<std::ptrdiff_t>(tb.size()) - static_cast<std::ptrdiff_t>(ta.size());
+    std::vector<char> paired(ta.size(), 0);
+    std::fill(paired.begin(), paired.begin() + static_cast<std::ptrdiff_t>(head), 1);
+    for (std::size_t k = head; k < tb.size(); ++k) {
+        const std::ptrdiff_t i = static_cast<std::ptrdiff_t>(k) - shift;
+        if (i >= static_cast<std::ptrdiff_t>(head) && i < static_cast<std::ptrdiff_t>(ta.size()) &&
+            same_triangle(a, ta[static_cast<std::size_t>(i)], b, tb[k]))
+            paired[static_cast<std::size_t>(i)] = 1;
+        else
+            out.add(box_of(b, tb[k]));
     }
-    // Vertices added or dropped: what both frames share at the start and at the end is the same
-    // drawing (ImGui appends each shape's vertices in the order it is drawn); the triangles using
-    // the vertices between, old and new, are what changed.
-    const std::size_t na = a.vtx.size(), nb = b.vtx.size(), shorter = std::min(na, nb);
-    std::size_t head = 0, tail = 0;
-    while (head < shorter && same_vertex(a.vtx[head], b.vtx[head])) ++head;
-    while (tail < shorter - head && same_vertex(a.vtx[na - 1 - tail], b.vtx[nb - 1 - tail])) ++tail;
-    triangles_using(a, head, na - tail, out);
-    triangles_using(b, head, nb - tail, out);
+    for (std::size_t i = head; i < ta.size(); ++i)
+        if (!paired[i]) out.add(box_of(a, ta[i]));
     return true;
 }
 

@@ -126,3 +126,33 @@ TEST_CASE("a text that gains a glyph damages the text, not the window, though ev
     CHECK(d.w <= 430);  // the sentence below (y 700) is not redrawn
     CHECK(d.x >= 195);
 }
+
+TEST_CASE("a text that gains a glyph and a bar that grows further down damage those two, not the shapes drawn between them") {
+    // Lesson 2's step words change length while the sends bars' cursor moves: every vertex between
+    // the two moved in the buffer, and the words and bars between were drawn again each frame.
+    test::Headless ui(1920, 1080);
+    const auto with = [&](const char* time, float bar_w) {
+        ui.frame([&] {
+            ImGui::SetCursorScreenPos(ImVec2(200, 100));
+            ImGui::TextUnformatted(time);
+            ImGui::SetCursorScreenPos(ImVec2(200, 400));
+            ImGui::TextUnformatted("a sentence between them, drawn after the time and before the bar");
+            ImDrawList* dl = ImGui::GetWindowDrawList();
+            dl->AddRectFilled(ImVec2(200, 700), ImVec2(200 + bar_w, 720), IM_COL32(200, 90, 0, 255));
+            ImGui::SetCursorScreenPos(ImVec2(200, 900));
+            ImGui::TextUnformatted("and one after the bar");
+        });
+        return ui::copy_draw_lists(*ImGui::GetDrawData());
+    };
+    with("9.9 ms", 300);
+    const auto a = with("9.9 ms", 300);
+    const auto b = with("10.0 ms", 340);
+    REQUIRE(a[0].vtx.size() != b[0].vtx.size());
+    const ui::DamageRects d = ui::changed_rects(a, b, display);
+    REQUIRE_FALSE(d.rects.empty());
+    for (const ImVec4& r : d.rects) {
+        INFO(r.x << " " << r.y << " " << r.z << " " << r.w);
+        const bool time = r.y >= 95 && r.w <= 130, bar = r.y >= 698 && r.w <= 722;
+        CHECK((time || bar));  // never the sentence between (y 400) or after (y 900)
+    }
+}
