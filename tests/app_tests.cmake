@@ -72,7 +72,7 @@ add_test(NAME "app: a screenshot of Lesson 2 mid-send is a non-blank 1920x1080 P
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/screenshot.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS} --lesson rack --play --frames 20)
 add_test(NAME "app: xdotool clicks two GPUs in different nodes and Send in Lesson 2"
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_rack.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS})
-add_test(NAME "app: after a tooltip, a menu and a send, the screen drawn in parts equals it drawn whole"
+add_test(NAME "app: after a tooltip, a menu and a send, and a training step at 1.5x, the screen drawn in parts equals it drawn whole"
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_damage.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS})
 add_test(NAME "app: xdotool picks the tree for 8 B on 128 GPUs in Lesson 2 and sees its links light in turn"
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_rack_tree.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS})

@@ -18,6 +18,24 @@ void clear_all(ImVec4 clear) {
     glClear(GL_COLOR_BUFFER_BIT);
 }
 
+// A command's clip rectangle cut to one damaged rectangle (`px`: framebuffer pixels, top down),
+// such that the scissor made of it is exactly the pixels the command's own scissor covers in a
+// whole frame, cut to the rectangle. Both imgui_impl_opengl3 and clear_rect truncate: x (int)x0,
+// y (int)(fb_h - y1), width (int)(x1 - x0), height (int)(y1 - y0). Cutting the clip rectangle
+// before that rounding moved an edge by a row at a fractional scale (Lesson 3's cursor at 1.5x:
+// 22 pixels that a frame drawn whole did not have). The result sits a quarter pixel inside each
+// rounding, so it comes back as the same whole pixels.
+ImVec4 clip_inside(ImVec4 clip, ImVec4 px, ImVec2 pos, ImVec2 s, float fb_h) {
+    const float x0 = (clip.x - pos.x) * s.x, y0 = (clip.y - pos.y) * s.y;
+    const float x1 = (clip.z - pos.x) * s.x, y1 = (clip.w - pos.y) * s.y;
+    if (x1 <= x0 || y1 <= y0) return ImVec4(0, 0, 0, 0);
+    const float left = std::trunc(x0), right = left + std::trunc(x1 - x0);
+    const float bottom = fb_h - std::trunc(fb_h - y1), top = bottom - std::trunc(y1 - y0);
+    const float l = std::max(left, px.x), r = std::min(right, px.z), t = std::max(top, px.y), b = std::min(bottom, px.w);
+    if (r <= l || b <= t) return ImVec4(0, 0, 0, 0);
+    return ImVec4((l + 0.25f) / s.x + pos.x, (t - 0.25f) / s.y + pos.y, (r + 0.25f) / s.x + pos.x, (b - 0.25f) / s.y + pos.y);
+}
+
 }  // namespace
 
 void DamageRenderer::probe(GLFWwindow* window, bool software, ImVec4 background) {
@@ -74,12 +92,13 @@ void DamageRenderer::render(ImDrawData* dd, int fb_w, int fb_h, ImVec4 clear, bo
         glClearColor(clear.x, clear.y, clear.z, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
         glDisable(GL_SCISSOR_TEST);
-        const ImVec4 pixels(static_cast<float>(x0) / s.x + display.x, static_cast<float>(y0) / s.y + display.y,
-                            static_cast<float>(x1) / s.x + display.x, static_cast<float>(y1) / s.y + display.y);
+        const ImVec4 pixels(static_cast<float>(x0), static_cast<float>(y0), static_cast<float>(x1), static_cast<float>(y1));
+        const ImVec2 pos(display.x, display.y);
         for (int n = 0; n < dd->CmdListsCount; ++n) {
             ImVector<ImDrawCmd>& cmds = dd->CmdLists[n]->CmdBuffer;
             for (int c = 0; c < cmds.Size; ++c)
-                cmds[c].ClipRect = ui::rect_intersection(now[static_cast<std::size_t>(n)].cmds[static_cast<std::size_t>(c)].ClipRect, pixels);
+                cmds[c].ClipRect = clip_inside(now[static_cast<std::size_t>(n)].cmds[static_cast<std::size_t>(c)].ClipRect, pixels, pos, s,
+                                               static_cast<float>(fb_h));
         }
         ImGui_ImplOpenGL3_RenderDrawData(dd);
     }
