@@ -30,10 +30,12 @@ struct DamageRects {
     float total_area() const;
 };
 
-/// What differs between `before` and `now`: for a window drawn with the same commands and as many
-/// vertices, the triangles that moved or changed colour (where they were and where they are);
-/// for any other window that changed, its old box and its new one; all of `display` when the
-/// windows themselves differ (one opened, closed or moved in the order). Empty: nothing changed.
+/// What differs between `before` and `now`: for a window drawn with the same commands (clip
+/// rectangles, textures, callbacks), the triangles that moved, changed colour, came or went, where
+/// they were and where they are (paired in drawing order from the start, then from the end, so a
+/// text gaining a glyph does not damage what is drawn after it); for any other window that
+/// changed, its old box and its new one; all of `display` when the windows themselves differ (one
+/// opened, closed or moved in the order). Empty: nothing changed.
 DamageRects changed_rects(const std::vector<DrawListCopy>& before, const std::vector<DrawListCopy>& now, ImVec4 display,
                           std::size_t max_rects = 4);
 
