@@ -160,3 +160,19 @@ TEST_CASE("nothing leaves the window at 1280x720 and 1920x1080") {
         CHECK(ui.worst_overflow() <= 2.0f);
     }
 }
+
+TEST_CASE("presenter view hides the answer box and Submit, and its prompt says how to bring them back") {
+    test::Headless ui(1024, 768, 1.5f);
+    lessons::ExplainPanel panel(ui.context());
+    ui.frame([&] { panel.draw(0.016f); });
+    CHECK(ui.context().items.rect("answer_box"));
+    CHECK(ui.context().items.rect("submit_button"));
+    CHECK_THAT(panel.prompt(), Catch::Contains("press Submit"));
+
+    ui.context().view.presenter = true;
+    ui.frame([&] { panel.draw(0.016f); });
+    CHECK_FALSE(ui.context().items.rect("answer_box"));
+    CHECK_FALSE(ui.context().items.rect("submit_button"));
+    CHECK_THAT(panel.prompt(), Catch::Contains("press H to leave presenter view"));
+    CHECK_THAT(panel.prompt(), !Catch::Contains("press Submit"));
+}

@@ -257,12 +257,19 @@ void ExplainPanel::draw_submit() {
     ImGui::TextDisabled("%zu characters", m_answer_chars);
 }
 
+const char* ExplainPanel::prompt() const {
+    if (m_ctx.view.presenter)
+        return "Ask the room first. To type their answer, press H to leave presenter view: the answer box and "
+               "Submit come back, and the checker shows which of the lesson's key ideas it holds and which are "
+               "still missing.";
+    return "Write your answer, then press Submit. The checker looks for the lesson's key ideas in your own words "
+           "and shows which ones are there and which are still missing.";
+}
+
 void ExplainPanel::draw_feedback() {
     const auto& th = m_ctx.view.theme;
     if (!m_feedback) {
-        wrapped(th.text_dim,
-                "Write your answer, then press Submit. The checker looks for the lesson's key ideas in your own "
-                "words and shows which ones are there and which are still missing.");
+        wrapped(th.text_dim, prompt());
         return;
     }
     const core::ExplainFeedback& f = *m_feedback;

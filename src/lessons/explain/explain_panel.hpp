@@ -41,6 +41,9 @@ public:
     bool model_answer_shown() const { return m_show_model; }
     /// The student's runs as sentences, refreshed whenever the run log changes.
     const std::vector<std::string>& run_sentences();
+    /// What the feedback box says before the first Submit. Presenter view has no answer box and no
+    /// Submit, so there it says how to bring them back instead of asking to press Submit.
+    const char* prompt() const;
 
 private:
     void answer_edited();
