@@ -18,19 +18,35 @@ namespace m2m::cli::rack {
 /// Largest tensor or collective buffer accepted: 1 PB, far past any GPU's memory.
 inline constexpr double max_bytes = 1e15;
 
-/// "1e9", "1073741824", "2.5e6": a positive byte count, rounded to a whole byte; nullopt for
-/// anything else (not a number, <= 0, under one byte, over max_bytes).
+/// "1e9", "1073741824", "2.5e6", or with nccl-tests' suffixes "64K", "1M", "16G", "1T" (K, M, G, T:
+/// powers of 1024, either case, as its -b and -e read them): a positive byte count, rounded to a
+/// whole byte; nullopt for anything else (not a number, <= 0, under one byte, over max_bytes).
 inline std::optional<core::Bytes> parse_bytes(const std::string& text) {
     if (text.empty()) return std::nullopt;
     char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size() || !std::isfinite(v) || v > max_bytes) return std::nullopt;
+    double v = std::strtod(text.c_str(), &end);
+    const char* const last = text.c_str() + text.size();
+    if (end == text.c_str()) return std::nullopt;
+    if (end + 1 == last) {
+        switch (*end) {
+            case 'K': case 'k': v *= 0x1p10; break;
+            case 'M': case 'm': v *= 0x1p20; break;
+            case 'G': case 'g': v *= 0x1p30; break;
+            case 'T': case 't': v *= 0x1p40; break;
+            default: return std::nullopt;
+        }
+        end = const_cast<char*>(last);
+    }
+    if (end != last || !std::isfinite(v) || v > max_bytes) return std::nullopt;
     const double whole = std::round(v);
     if (whole < 1) return std::nullopt;
     return static_cast<core::Bytes>(whole);
 }
 
-inline std::string bytes_accepted() { return "a positive number of bytes such as 1e9 or 1073741824 (at most 1e15)"; }
+inline std::string bytes_accepted() {
+    return "a positive number of bytes such as 1e9, 1073741824 or 64M (K, M, G, T: powers of 1024, as nccl-tests "
+           "reads them; at most 1e15)";
+}
 
 /// Reads --bytes into `bytes`; what is wrong with the text, if anything, for the refusal.
 inline std::optional<std::string> read_bytes(const std::string& text, core::Bytes& bytes) {

@@ -30,7 +30,7 @@ void add_options(CLI::App& app, CollectiveOptions& o) {
     app.add_option("--gpus", o.gpus, "GPUs taking part: 0 .. N-1, filling nodes, then racks")
         ->required()
         ->check(CLI::Range(2u, static_cast<std::uint32_t>(core::max_cluster_gpus)));
-    app.add_option("--bytes", o.bytes_text, "nccl-tests' size S: e.g. 1e9 or 1073741824 (not with --sweep)");
+    app.add_option("--bytes", o.bytes_text, "nccl-tests' size S: e.g. 1e9, 1073741824 or 64M (K, M, G, T: powers of 1024; not with --sweep)");
     app.add_option("--algorithm", o.algorithm, "auto (NCCL's pick), ring, tree or nvls (NVLS tree across nodes)")
         ->check(CLI::IsMember({"auto", "ring", "tree", "nvls"}));
     app.add_option("--protocol", o.protocol, "auto (NCCL's pick), ll, ll128 or simple")

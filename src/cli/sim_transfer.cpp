@@ -24,7 +24,7 @@ struct TransferOptions {
 void add_options(CLI::App& app, TransferOptions& o) {
     app.add_option("--from", o.from, "sending GPU, global id = node * gpus-per-node + local")->required();
     app.add_option("--to", o.to, "receiving GPU, global id")->required();
-    app.add_option("--bytes", o.bytes_text, "tensor size in bytes, e.g. 1e9 or 1073741824")->required();
+    app.add_option("--bytes", o.bytes_text, "tensor size in bytes, e.g. 1e9, 1073741824 or 1G (K, M, G, T: powers of 1024)")->required();
     rack::add_options(app, o.rack, "racks joined by the spine (default 2)");
     add_json_flag(app);
 }

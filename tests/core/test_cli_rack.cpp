@@ -187,6 +187,19 @@ TEST_CASE("sim collective --nccl prices with an older NCCL's model: 2.18 picks N
     CHECK(same["time_s"] == now["time_s"]);
 }
 
+TEST_CASE("--bytes reads nccl-tests' suffixes K, M, G and T as powers of 1024") {
+    for (const auto& [text, bytes] : std::vector<std::pair<std::string, double>>{
+             {"8", 8.0}, {"64K", 65536.0}, {"64k", 65536.0}, {"1M", 1048576.0}, {"1.5m", 1572864.0},
+             {"16G", 16.0 * (1ull << 30)}, {"1T", double(1ull << 40)}, {"1e3K", 1024000.0}}) {
+        INFO(text);
+        const auto j = ok({"collective", "--gpus", "8", "--bytes", text, "--json"});
+        CHECK(j["bytes"].get<double>() == bytes);
+    }
+    const auto suffixed = ok({"transfer", "--from", "0", "--to", "9", "--bytes", "1G", "--json"});
+    const auto written = ok({"transfer", "--from", "0", "--to", "9", "--bytes", "1073741824", "--json"});
+    CHECK(suffixed["time_s"] == written["time_s"]);
+}
+
 TEST_CASE("every bad input to sim transfer and sim collective exits 2 with one line naming the flag") {
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
         {{"transfer", "--from", "0", "--to", "999", "--bytes", "1e6"}, "--to"},
@@ -197,6 +210,11 @@ TEST_CASE("every bad input to sim transfer and sim collective exits 2 with one l
         {{"transfer", "--from", "0", "--to", "1", "--bytes", "lots"}, "--bytes"},
         {{"transfer", "--from", "0", "--to", "1", "--bytes", "nan"}, "--bytes"},
         {{"transfer", "--from", "0", "--to", "1", "--bytes", "1e30"}, "--bytes"},
+        {{"transfer", "--from", "0", "--to", "1", "--bytes", "64MB"}, "--bytes"},
+        {{"transfer", "--from", "0", "--to", "1", "--bytes", "M"}, "--bytes"},
+        {{"transfer", "--from", "0", "--to", "1", "--bytes", "1X"}, "--bytes"},
+        {{"transfer", "--from", "0", "--to", "1", "--bytes", "1000T"}, "--bytes"},
+        {{"collective", "--gpus", "8", "--bytes", "0.0001K"}, "--bytes"},
         {{"transfer", "--from", "0", "--to", "1"}, "--bytes"},
         {{"transfer", "--from", "0", "--to", "1", "--bytes", "1e6", "--hardware", "tpu"}, "--hardware"},
         {{"transfer", "--from", "0", "--to", "1", "--bytes", "1e6", "--gpus-per-node", "0"}, "--gpus-per-node"},
