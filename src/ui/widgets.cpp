@@ -283,12 +283,14 @@ void draw_log_log_points(const Theme& th, ImDrawList* dl, const LogLogFrame& f, 
         ImVec2 at(c.x + fs * 0.5f, c.y - ts.y * 0.5f);
         if (at.x + ts.x > f.b.x) at.x = c.x - fs * 0.5f - ts.x;
         // Beside the dot if free, else a line lower, a line higher, two lower, ... inside the box.
+        // Where no place in the box is free (a short plot with many labels), beside the dot: over
+        // another label, but never outside the box.
         const float y0 = at.y;
-        for (int k = 1; k <= 40; ++k) {
-            at.y = std::clamp(at.y, f.a.y, f.b.y - ts.y);
-            if (!overlaps(at, ImVec2(at.x + ts.x, at.y + ts.y))) break;
-            at.y = y0 + ts.y * static_cast<float>((k + 1) / 2) * (k % 2 ? 1.0f : -1.0f);
-        }
+        const auto inside = [&](float y) { return std::clamp(y, f.a.y, std::max(f.a.y, f.b.y - ts.y)); };
+        at.y = inside(y0);
+        for (int k = 1; k <= 40 && overlaps(at, ImVec2(at.x + ts.x, at.y + ts.y)); ++k)
+            at.y = inside(y0 + ts.y * static_cast<float>((k + 1) / 2) * (k % 2 ? 1.0f : -1.0f));
+        if (overlaps(at, ImVec2(at.x + ts.x, at.y + ts.y))) at.y = inside(y0);
         // A label moved off its dot's line gets a thin leader back to the dot, so it is never an orphan.
         if (std::abs(at.y - y0) > ts.y * 0.5f) {
             const float edge = at.x > c.x ? at.x - 2 : at.x + ts.x + 2;

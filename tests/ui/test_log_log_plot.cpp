@@ -58,3 +58,36 @@ TEST_CASE("a log-log plot's y axis name is clear of its curves, and a marker's l
             CHECK(curve_under_name == 0);
         }
 }
+
+TEST_CASE("a point's label stays inside its plot's frame, even where a short plot has no free place for it") {
+    for (float scale : {1.0f, 1.5f})
+        for (float height : {130.0f, 180.0f, 320.0f}) {
+            INFO("scale " << scale << ", plot 520 x " << height);
+            test::Headless ui(1024, 768, scale);
+            const ImU32 roof = IM_COL32(0, 255, 0, 255), point = IM_COL32(255, 0, 255, 255);
+            // Two roofs and six labelled points: a roofline, as Lesson 1 draws it at 1280x720.
+            const std::vector<ui::PlotSeries> series{{{0.1, 10, 100}, {1e12, 1e14, 1e14}, roof},
+                                                     {{0.1, 10, 100}, {5e10, 5e12, 5e12}, roof}};
+            const std::vector<ui::PlotMarker> markers{{10, "GPU ridge", roof}, {9.8, "CPU ridge", roof}};
+            std::vector<ui::PlotPoint> points;
+            for (int i = 0; i < 6; ++i)
+                points.push_back({0.33 + 0.02 * (i % 3), i < 3 ? 2e7 : 5e9, "L" + std::to_string(i % 3 + 1) + " launch-bound", point});
+            std::optional<ui::LogLogFrame> f;
+            ui.frame([&] {
+                f = ui::log_log_plot(ui.context().view, "r", series, markers, "FLOPs per byte", "FLOP/s",
+                                     ImVec2(520 * scale, height * scale), 0, points);
+            });
+            REQUIRE(f);
+            const ImVec2 white = ImGui::GetIO().Fonts->TexUvWhitePixel;
+            int glyph_vertices = 0, outside = 0;
+            const ImDrawData* dd = ImGui::GetDrawData();
+            for (int i = 0; i < dd->CmdListsCount; ++i)
+                for (const ImDrawVert& v : dd->CmdLists[i]->VtxBuffer) {
+                    if (v.col != point || (v.uv.x == white.x && v.uv.y == white.y)) continue;  // a point's label's glyphs
+                    ++glyph_vertices;
+                    if (v.pos.x < f->a.x - 1 || v.pos.x > f->b.x + 1 || v.pos.y < f->a.y - 1 || v.pos.y > f->b.y + 1) ++outside;
+                }
+            CHECK(glyph_vertices > 0);
+            CHECK(outside == 0);
+        }
+}
