@@ -127,7 +127,7 @@ TEST_CASE("the roofline plot puts each run of equal layers on both machines, lab
     const ui::Theme& th = ui.context().view.theme;
     panel.apply(hardware_setup(panel, {64, 512, 512, 512, 10}, 1));
     ui.frame([&] { panel.draw(0.016f); });
-    const auto small = lessons::roofline_picture(th, panel.result());
+    const auto small = lessons::roofline_picture(th, panel.result(), true);
     REQUIRE(small.roofs.size() == 2);
     REQUIRE(small.ridges.size() == 2);
     // Layers 64x512, 512x512 twice (one point), 512x10: three points per machine.
@@ -149,7 +149,7 @@ TEST_CASE("the roofline plot puts each run of equal layers on both machines, lab
     CHECK(small.points[1].x < small.ridges[0].x);
     panel.apply(hardware_setup(panel, {64, 512, 512, 512, 10}, 4096));
     ui.frame([&] { panel.draw(0.016f); });
-    const auto big = lessons::roofline_picture(th, panel.result());
+    const auto big = lessons::roofline_picture(th, panel.result(), true);
     CHECK(big.points[1].x > small.points[1].x * 100);
     CHECK(big.points[1].x > big.ridges[0].x);
     CHECK_THAT(big.points[1].label, Catch::EndsWith("compute-bound"));
@@ -242,4 +242,43 @@ TEST_CASE("a scenario that names hardware timing without core counts runs the pr
     panel.load_state(nlohmann::json{{"mode", "lesson"}});
     CHECK(panel.setup().cpu_cores == 1);
     CHECK(panel.setup().gpu_cores == 6);
+}
+
+TEST_CASE("before the reveal Lesson 1's roofline, speedup curve and time bars answer nothing") {
+    test::Headless ui;
+    lessons::LayerRunPanel panel(ui.context());
+    const ui::Theme& th = ui.context().view.theme;
+    // Two set-ups that differ in the answer only: the same network and chips, batch 1 and 4,096.
+    std::vector<ui::PlotSeries> curves;
+    for (int batch : {1, 4096}) {
+        panel.apply(hardware_setup(panel, {64, 512, 512, 512, 10}, batch));
+        ui.frame([&] { panel.draw(0.016f); });
+        REQUIRE_FALSE(panel.revealed());
+        const auto hidden = lessons::roofline_picture(th, panel.result(), false);
+        CHECK(hidden.points.empty());  // each point's FLOP/s, CPU against GPU, is the speedup
+        CHECK(hidden.roofs.size() == 2);
+        CHECK(hidden.ridges.size() == 2);
+        CHECK(lessons::roofline_picture(th, panel.result(), true).points.size() == 6);
+        const std::vector<core::SpeedupPoint> sweep = core::batch_sweep(panel.setup(), {1, 16, 256, 4096});
+        const ui::PlotSeries shown = lessons::speedup_curve(sweep, true, th.gpu);
+        CHECK(shown.y.size() == sweep.size());
+        CHECK(shown.y.back() == Approx(sweep.back().speedup));
+        curves.push_back(lessons::speedup_curve(sweep, false, th.gpu));
+        CHECK((curves.back().colour & IM_COL32_A_MASK) == 0);  // not drawn
+    }
+    // The curve shown before the reveal is the same whatever the answer: the plot's range comes from it.
+    CHECK(curves[0].x == curves[1].x);
+    CHECK(curves[0].y == curves[1].y);
+
+    // The time bars: before the reveal the axis never ends at the slower machine's finish.
+    const double cpu = 500, gpu = 100;  // the answer: 5x
+    for (double cursor : {0.0, 50.0, 100.0, 300.0, 499.0}) {
+        INFO("cursor " << cursor);
+        const double axis = lessons::clock_axis(cpu, gpu, cursor, false);
+        CHECK(axis == Approx(std::max(cursor, gpu) * 1.25));
+        CHECK(lessons::clock_axis(cpu * 3, gpu, cursor, false) == Approx(axis));  // a 15x answer: the same axis
+    }
+    CHECK(lessons::clock_axis(cpu, gpu, 500, true) == 500);
+    CHECK(lessons::clock_axis(100 * gpu, gpu, 0, true) == 40 * gpu);  // past 40x the slower bar runs off
+    CHECK(lessons::clock_axis(100 * gpu, gpu, 60 * gpu, false) == 40 * gpu);
 }

@@ -60,9 +60,9 @@ const LessonInfo LayerRunPanel::info = {
     "1 \xc2\xb7 Layer by layer",
     "The same network on a CPU and a GPU: neuron by neuron, or a whole layer at once.",
     "A neuron is one dot product over the layer before it, and no neuron in a layer needs another's "
-    "answer. Press Run and watch the CPU take the neurons a few at a time while the GPU lights a whole "
-    "layer at once. Then widen the layers, or switch to Hardware timing to see real chips, launch costs "
-    "and all.",
+    "answer. Press Run and watch the CPU take the neurons one at a time (a few, with more cores) while "
+    "the GPU lights a whole layer at once. Then widen the layers, or switch to Hardware timing to see "
+    "real chips, launch costs and all.",
 };
 
 LayerRunPanel::LayerRunPanel(Context& ctx) : Lesson(ctx, info) {

@@ -13,6 +13,12 @@
 
 namespace m2m::lessons {
 
+/// The time bars' axis (in the result's time unit) for machines that finish at `cpu` and `gpu`, at
+/// the playback's `cursor`. Once `revealed`: the slower one's finish, at most 40x the faster one's.
+/// Before: the time so far, never the slower one's finish, which is the answer: the faster one's
+/// finish or the cursor, whichever is later, plus a quarter, up to 40x the faster one's time.
+double clock_axis(double cpu, double gpu, double cursor, bool revealed);
+
 class LayerRunPanel : public Lesson {
 public:
     explicit LayerRunPanel(Context& ctx);

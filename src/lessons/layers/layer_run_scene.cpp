@@ -96,11 +96,11 @@ void LayerRunPanel::draw_scene(float height) {
     }
     const float w = ImGui::GetContentRegionAvail().x;
     if (w < fs * 36) {  // a narrow scene: one plot under the other
-        draw_roofline(m_ctx.view, m_result, ImVec2(w, plot_h));
+        draw_roofline(m_ctx.view, m_result, ImVec2(w, plot_h), m_revealed);
         draw_plot(ImVec2(w, plot_h));
         return;
     }
-    draw_roofline(m_ctx.view, m_result, ImVec2((w - gap) * 0.55f, plot_h));
+    draw_roofline(m_ctx.view, m_result, ImVec2((w - gap) * 0.55f, plot_h), m_revealed);
     ImGui::SameLine();
     ImGui::BeginGroup();
     draw_plot(ImVec2((w - gap) * 0.45f, plot_h));
@@ -243,14 +243,21 @@ void LayerRunPanel::draw_progress(const MachineFrame& f, const core::MachineWord
 
 // [SECTION] readouts and plots --------------------------------------------------------------
 
+// Before the reveal the faster machine ends at 80% of the axis, and after that the axis grows
+// with the clock, the cursor staying at 80%: the bars show the time so far, not the answer.
+double clock_axis(double cpu, double gpu, double cursor, bool revealed) {
+    const double fast = std::min(cpu, gpu);
+    if (revealed) return std::min(std::max(cpu, gpu), 40.0 * fast);
+    return std::min(std::max(cursor, fast) * 1.25, 40.0 * fast);
+}
+
 void LayerRunPanel::draw_clocks() {
     const auto& th = m_ctx.view.theme;
     const double cpu = static_cast<double>(m_result.cpu.finish), gpu = static_cast<double>(m_result.gpu.finish);
-    // One axis for both: the slower machine fills it, unless it is more than 40x slower,
-    // in which case its bar runs off the edge.
-    const double axis = std::min(std::max(cpu, gpu), 40.0 * std::min(cpu, gpu));
-    const float h = ImGui::GetFontSize() * 1.3f;
     const double cur = m_playback.cursor();
+    // One axis for both (a bar past it runs off the edge); until the reveal it grows with the clock.
+    const double axis = clock_axis(cpu, gpu, cur, m_revealed);
+    const float h = ImGui::GetFontSize() * 1.3f;
     // Each machine's total shows once it has finished, or once the run has revealed the answer.
     auto right = [&](double finish, const std::string& total) {
         if (cur >= finish) return "done in " + total;
@@ -313,8 +320,7 @@ void LayerRunPanel::draw_plot(ImVec2 size) {
         return;
     }
     const auto& sweep = by_batch ? m_batch_sweep : m_sweep;
-    ui::PlotSeries s{{}, {}, m_revealed ? th.gpu : ui::fade(th.gpu, 0.0f)};
-    for (const auto& p : sweep) s.x.push_back(p.width), s.y.push_back(p.speedup);
+    const ui::PlotSeries s = speedup_curve(sweep, m_revealed, th.gpu);
     const double now = by_batch ? m_setup.batch : m_uniform_width;
     std::vector<ui::PlotMarker> markers{{now, m_revealed ? "now: " + m_story.speedup : std::string("now: ?"), th.accent}};
     if (m_crossover && !by_batch && m_revealed) markers.push_back({static_cast<double>(*m_crossover), "GPU pulls ahead", th.nvlink});

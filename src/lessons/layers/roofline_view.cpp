@@ -91,7 +91,7 @@ bool hardware_controls(ui::ItemRegistry& items, core::LayerRunSetup& setup,
     return changed;
 }
 
-RooflinePicture roofline_picture(const ui::Theme& th, const core::LayerRunResult& r) {
+RooflinePicture roofline_picture(const ui::Theme& th, const core::LayerRunResult& r, bool revealed) {
     RooflinePicture pic;
     if (r.layers.empty()) return pic;
     double lo = std::min(r.cpu_roof.ridge(), r.gpu_roof.ridge()), hi = std::max(r.cpu_roof.ridge(), r.gpu_roof.ridge());
@@ -107,6 +107,7 @@ RooflinePicture roofline_picture(const ui::Theme& th, const core::LayerRunResult
         add(hi);
         pic.roofs.push_back(std::move(s));
         pic.ridges.push_back({roof.ridge(), std::string(gpu ? "GPU" : "CPU") + " ridge", colour});  // values: the sentence
+        if (!revealed) continue;
         // One point per run of equal layers (the hidden layers of a uniform width are one point).
         for (std::size_t i = 0; i < r.layers.size();) {
             std::size_t j = i;
@@ -125,11 +126,35 @@ RooflinePicture roofline_picture(const ui::Theme& th, const core::LayerRunResult
     return pic;
 }
 
-void draw_roofline(const ui::View& view, const core::LayerRunResult& r, ImVec2 size) {
-    const RooflinePicture pic = roofline_picture(view.theme, r);
+void draw_roofline(const ui::View& view, const core::LayerRunResult& r, ImVec2 size, bool revealed) {
+    const RooflinePicture pic = roofline_picture(view.theme, r, revealed);
     if (pic.roofs.empty()) return;
+    // Wrapped to the plot's width, not the column's: the speedup plot is beside it.
+    const std::string note =
+        revealed ? std::string() : ui::wrap_at_spaces("Each layer's point, the FLOP/s it reaches, shows once the run is done.", size.x);
+    const float note_h = note.empty() ? 0 : ImGui::CalcTextSize(note.c_str()).y + ImGui::GetStyle().ItemSpacing.y;
+    ImGui::BeginGroup();  // the plot and its note are one item: the speedup plot goes beside both
     ui::log_log_plot(view, "roofline", pic.roofs, pic.ridges, "FLOPs per byte moved (arithmetic intensity)",
-                     "FLOP/s", size, 0, pic.points);
+                     "FLOP/s", ImVec2(size.x, std::max(size.y - note_h, ImGui::GetFontSize() * 6)), 0, pic.points);
+    if (!note.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, view.theme.text_dim);
+        ImGui::TextUnformatted(note.data(), note.data() + note.size());
+        ImGui::PopStyleColor();
+    }
+    ImGui::EndGroup();
+}
+
+ui::PlotSeries speedup_curve(const std::vector<core::SpeedupPoint>& sweep, bool revealed, ImU32 colour) {
+    ui::PlotSeries s{{}, {}, colour};
+    if (sweep.empty()) return s;
+    if (!revealed) {
+        s.colour = ui::fade(colour, 0.0f);
+        s.x = {static_cast<double>(sweep.front().width), static_cast<double>(sweep.back().width)};
+        s.y = {1e-3, 1e4};
+        return s;
+    }
+    for (const auto& p : sweep) s.x.push_back(p.width), s.y.push_back(p.speedup);
+    return s;
 }
 
 }  // namespace m2m::lessons

@@ -30,9 +30,18 @@ struct RooflinePicture {
     std::vector<ui::PlotMarker> ridges;  ///< each machine's ridge point (FLOP/byte)
     std::vector<ui::PlotPoint> points;   ///< per machine, each run of equal layers: its intensity and FLOP/s
 };
-RooflinePicture roofline_picture(const ui::Theme& th, const core::LayerRunResult& r);
+/// Until the run is `revealed` there are no points: the FLOP/s each layer reaches on each machine
+/// would answer the pending guess (their ratio is the speedup), so only the roofs and ridges, which
+/// are the set-up, are drawn, and the plot's range does not depend on the points either.
+RooflinePicture roofline_picture(const ui::Theme& th, const core::LayerRunResult& r, bool revealed);
 
-/// The roofline plot in a box of `size` (nothing to draw outside hardware mode).
-void draw_roofline(const ui::View& view, const core::LayerRunResult& r, ImVec2 size);
+/// The roofline plot in a box of `size` (nothing to draw outside hardware mode); before the reveal,
+/// a line under it says where the points went.
+void draw_roofline(const ui::View& view, const core::LayerRunResult& r, ImVec2 size, bool revealed);
+
+/// The speedup curve of a sweep (width or batch on x, CPU time / GPU time on y). Until the run is
+/// `revealed` it is not drawn (clear) and spans a fixed range, 0.001x to 10,000x, whatever the
+/// sweep says, so neither the curve nor the axes fitted to it answer the guess.
+ui::PlotSeries speedup_curve(const std::vector<core::SpeedupPoint>& sweep, bool revealed, ImU32 colour);
 
 }  // namespace m2m::lessons
