@@ -100,7 +100,8 @@ void add_roofline(json& j, const core::LayerRunSetup& setup, const core::LayerRu
         j[m == &r.cpu_roof ? "cpu_roof" : "gpu_roof"] = {{"compute_flops", m->compute_flops},
                                                           {"peak_flops", m->peak_flops},
                                                           {"units", m->units},
-                                                          {"fp32_fallback", m->fp32_fallback},
+                                                          {"fallback", m->fallback},
+                                                          {"runs_as", core::precision_id(m->runs_as)},
                                                           {"bandwidth_Bps", m->bandwidth_Bps},
                                                           {"level", m->level}};
     json layers = json::array();

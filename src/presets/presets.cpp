@@ -136,7 +136,15 @@ ComputePreset parse_compute(const json& e, std::size_t index) {
     // Not one of the figures listed with the spec: the views show it beside them as the sustained share.
     if (const auto f = r.raw_figure("gemm_efficiency", false)) {
         if (!(f->value > 0 && f->value <= 1)) r.fail("\"gemm_efficiency\" must be a share of peak above 0 and at most 1");
-        p.gemm_efficiency = core::EfficiencyConstant{f->value, f->source};
+        // Its source's first word says how it was found, and the views say so in their words.
+        using Basis = core::EfficiencyConstant::Basis;
+        const auto basis = f->source.rfind("measured", 0) == 0  ? Basis::measured
+                           : f->source.rfind("fitted", 0) == 0  ? Basis::fitted
+                           : f->source.rfind("borrowed", 0) == 0 ? Basis::borrowed
+                                                                 : Basis::peak;
+        if (basis == Basis::peak)
+            r.fail("\"gemm_efficiency\"'s source must start with how the share was found: \"measured\", \"fitted\" or \"borrowed\"");
+        p.gemm_efficiency = core::EfficiencyConstant{f->value, f->source, basis};
         p.spec.efficiency = *p.gemm_efficiency;
     }
     std::string src;

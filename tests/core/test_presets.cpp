@@ -62,12 +62,18 @@ TEST_CASE("each machine's matrix-multiply efficiency is read from hardware.json 
     REQUIRE(cpu);
     CHECK(cpu->fraction == 1.0);
     CHECK(cpu->basis == presets::builtin().find("epyc-9654")->gemm_efficiency->source);
-    // A figure measured on another chip says so.
-    // A figure measured on another chip says so; the EPYC's is its own (not the i7-6700's).
-    for (const char* borrowed : {"laptop-cpu", "xeon-8480", "h200", "b200"})
+    // A figure measured on another chip says so, and so does its basis, which the views put in
+    // words; the EPYC's is its own (not the i7-6700's); the A100's and H100's were fitted to runs.
+    using Basis = core::EfficiencyConstant::Basis;
+    for (const char* borrowed : {"laptop-cpu", "xeon-8480", "h200", "b200"}) {
         CHECK_THAT(presets::gemm_efficiency(borrowed)->source, Catch::StartsWith("borrowed from"));
-    for (const char* own : {"desktop-cpu", "epyc-9654"})
+        CHECK(presets::gemm_efficiency(borrowed)->basis == Basis::borrowed);
+    }
+    for (const char* own : {"desktop-cpu", "epyc-9654"}) {
         CHECK_THAT(presets::gemm_efficiency(own)->source, Catch::StartsWith("measured on this chip"));
+        CHECK(presets::gemm_efficiency(own)->basis == Basis::measured);
+    }
+    for (const char* fitted : {"a100", "h100"}) CHECK(presets::gemm_efficiency(fitted)->basis == Basis::fitted);
     CHECK_THAT(presets::gemm_efficiency("epyc-9654")->source, !Catch::Contains("i7-6700"));
     CHECK_FALSE(presets::gemm_efficiency("no-such-chip"));
 }
@@ -87,4 +93,7 @@ TEST_CASE("a preset file's own efficiency reaches the estimator, and a bad one i
     CHECK_THROWS_WITH(presets::parse_catalog(with(R"(,"gemm_efficiency":{"value":0,"source":"s"})")),
                       Catch::Contains("gemm_efficiency"));
     CHECK_THROWS_WITH(presets::parse_catalog(with(R"(,"gemm_efficiency":{"value":0.5})")), Catch::Contains("source"));
+    // Its source starts with how it was found, so a view never calls a borrowed share measured.
+    CHECK_THROWS_WITH(presets::parse_catalog(with(R"(,"gemm_efficiency":{"value":0.5,"source":"some paper"})")),
+                      Catch::Contains("\"measured\", \"fitted\" or \"borrowed\""));
 }

@@ -52,6 +52,11 @@ TEST_CASE("Real scale compares like with like: BF16 on both, the CPU's own units
     const core::RealScaleStory laptop = core::tell_real_scale(inputs("laptop-cpu", "h100"));
     CHECK_THAT(laptop.rows[0].assumption, Catch::Contains("at its FP32 rate"));
     CHECK_THAT(laptop.rows[0].assumption, Catch::Contains("no BF16 units"));
+    // Each row says how its chip's matrix-multiply share was found: the Xeon's is the EPYC's.
+    CHECK_THAT(epyc.rows[0].assumption, Catch::Contains("(its measured matrix-multiply share)"));
+    CHECK_THAT(epyc.rows[1].assumption, Catch::Contains("fitted once to a training run"));
+    const core::RealScaleStory xeon = core::tell_real_scale(inputs("xeon-8480", "h100"));
+    CHECK_THAT(xeon.rows[0].assumption, Catch::Contains("borrowed from another chip") && !Catch::Contains("measured"));
     // An EPYC with its BF16 units is sooner than the laptop by more than its cores alone would say.
     CHECK(epyc.rows[0].seconds < laptop.rows[0].seconds / 20);
 }

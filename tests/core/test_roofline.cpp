@@ -89,25 +89,41 @@ TEST_CASE("the bound flips from memory to compute where the batch passes the rid
     CHECK(layer_points(after).front().gpu.bound == Bound::compute);
 }
 
-TEST_CASE("BF16 on a chip without BF16 units runs at its FP32 rate, and says so") {
+TEST_CASE("a precision a chip has no units for runs at the next wider one's rate, and says so") {
     const ComputeSpec& laptop = preset("laptop-cpu");
     const Roof fp32 = machine_roof(laptop, 4, Precision::fp32, CacheState::cold, 0, 4096);
     const Roof bf16 = machine_roof(laptop, 4, Precision::bf16, CacheState::cold, 0, 4096);
-    CHECK(bf16.fp32_fallback);
-    CHECK_FALSE(fp32.fp32_fallback);
+    CHECK(bf16.fallback);
+    CHECK(bf16.runs_as == Precision::fp32);
+    CHECK_FALSE(fp32.fallback);
     CHECK(bf16.compute_flops == fp32.compute_flops);
     // A chip that has the units runs faster in BF16: the EPYC's AVX512_BF16, the H100's tensor cores.
     const Roof epyc = machine_roof(preset("epyc-9654"), 96, Precision::bf16, CacheState::cold, 0, 4096);
-    CHECK_FALSE(epyc.fp32_fallback);
+    CHECK_FALSE(epyc.fallback);
     CHECK(epyc.compute_flops == Approx(2 * machine_roof(preset("epyc-9654"), 96, Precision::fp32, CacheState::cold, 0, 4096).compute_flops));
-    // FP8 on an A100 (no FP8 units) falls back too; an H100 has them.
-    CHECK(machine_roof(preset("a100"), 6912, Precision::fp8, CacheState::cold, 0, 4096).fp32_fallback);
-    CHECK_FALSE(machine_roof(preset("h100"), 16896, Precision::fp8, CacheState::cold, 0, 4096).fp32_fallback);
+    // FP8 on an A100 (no FP8 units) runs on its BF16 tensor cores, as weight-only FP8 kernels do on
+    // Ampere, not on its FP32 CUDA cores; an H100 has FP8 units; the laptop falls through to FP32.
+    const Roof a100_fp8 = machine_roof(preset("a100"), 6912, Precision::fp8, CacheState::cold, 0, 4096);
+    CHECK(a100_fp8.fallback);
+    CHECK(a100_fp8.runs_as == Precision::bf16);
+    CHECK(a100_fp8.compute_flops == machine_roof(preset("a100"), 6912, Precision::bf16, CacheState::cold, 0, 4096).compute_flops);
+    CHECK_FALSE(machine_roof(preset("h100"), 16896, Precision::fp8, CacheState::cold, 0, 4096).fallback);
+    CHECK(machine_roof(laptop, 4, Precision::fp8, CacheState::cold, 0, 4096).runs_as == Precision::fp32);
+    // At batch 4,096 FP8 on an A100 is never slower than BF16: half the bytes at the same FLOP rate.
+    const auto a100_time = [](Precision p) {
+        LayerRunSetup s = hardware({4096, 4096, 4096, 4096}, "laptop-cpu", "a100", 4096, p);
+        return run_layers(s).gpu_seconds();
+    };
+    CHECK(a100_time(Precision::fp8) <= a100_time(Precision::bf16));
     // The story says so in words.
     const LayerRunSetup s = hardware({1024, 1024}, "laptop-cpu", "h100", 64, Precision::bf16);
     const LayerRunStory st = tell(s, run_layers(s));
     CHECK_THAT(st.precision_note, Catch::Contains("has no BF16 units, so it computes at its FP32 rate"));
     CHECK_THAT(st.cpu.units, Catch::Contains("at its FP32 rate"));
+    const LayerRunSetup a = hardware({1024, 1024}, "laptop-cpu", "a100", 64, Precision::fp8);
+    const LayerRunStory sa = tell(a, run_layers(a));
+    CHECK_THAT(sa.precision_note, Catch::Contains("NVIDIA A100 SXM 80GB has no FP8 units, so it computes at its BF16 rate"));
+    CHECK_THAT(sa.gpu.units, Catch::Contains("FP8 at its BF16 rate on tensor cores"));
 }
 
 TEST_CASE("the presets' ridge points: peak x the chip's efficiency over its memory bandwidth") {

@@ -91,7 +91,8 @@ std::string reuse(const LayerRunSetup& s, const LayerRunResult& r) {
 
 std::string units_words(Precision p, const Roof& roof) {
     const std::string name(precision_label(p));
-    if (roof.fp32_fallback) return name + " at its FP32 rate on " + roof.units + " (no " + name + " units)";
+    if (roof.fallback)
+        return name + " at its " + std::string(precision_label(roof.runs_as)) + " rate on " + roof.units + " (no " + name + " units)";
     return name + " on " + roof.units;
 }
 
@@ -101,8 +102,9 @@ std::string precision_note(const LayerRunSetup& s, const LayerRunResult& r) {
                       units_words(s.precision, r.gpu_roof) + ".";
     for (const auto* m : {&s.cpu, &s.gpu}) {
         const Roof& roof = m == &s.cpu ? r.cpu_roof : r.gpu_roof;
-        if (roof.fp32_fallback)
-            out += " The " + m->name + " has no " + name + " units, so it computes at its FP32 rate; its weights still take " +
+        if (roof.fallback)
+            out += " The " + m->name + " has no " + name + " units, so it computes at its " +
+                   std::string(precision_label(roof.runs_as)) + " rate; its weights still take " +
                    format_counted(bytes_per_value(s.precision), "byte") + " each.";
     }
     return out;
@@ -184,7 +186,7 @@ LayerRunStory tell(const LayerRunSetup& setup, const LayerRunResult& r) {
     st.precision_note = precision_note(setup, r);
     st.cache_note = cache_note(setup, r);
     st.model_note = "Hardware mode: each layer is a roofline, the slower of its FLOPs at the compute roof (the units' peak "
-                    "x the chip's one measured matrix-multiply share) and its bytes at the bandwidth of wherever the "
+                    "x the chip's one matrix-multiply share: measured, fitted or borrowed, as its source says) and its bytes at the bandwidth of wherever the "
                     "weights are, after a fixed cost per layer (the GPU's kernel launch, measured; the CPU's chain of "
                     "dependent adds). One neuron per core: real libraries tile the work, and small matrix multiplies "
                     "reach less of the peak than large ones.";

@@ -36,10 +36,12 @@ RealScaleRow chip_row(const std::string& who, const ComputeSpec& spec, const Roo
     row.label = who + spec.name;
     row.seconds = flops / rate;
     row.duration = format_seconds(row.seconds);
-    const std::string units = roof.fp32_fallback ? "BF16 at its FP32 rate on " + roof.units + " (it has no BF16 units)"
-                                                 : "BF16 on " + roof.units;
+    const std::string rate_of(precision_label(roof.runs_as));
+    const std::string units = roof.fallback ? "BF16 at its " + rate_of + " rate on " + roof.units + " (it has no BF16 units)"
+                                            : "BF16 on " + roof.units;
     row.assumption = units + ": " + flops_text(roof.peak_flops) + " peak x " + format_fixed(spec.efficiency.fraction, 2) +
-                     " (its measured matrix-multiply share) = " + flops_text(roof.compute_flops) + "; Lesson 1's model of a " +
+                     " (" + std::string(efficiency_words(spec.efficiency)) + ") = " + flops_text(roof.compute_flops) +
+                     "; Lesson 1's model of a " +
                      format_count(real_scale_width) + "-wide layer at batch " + format_count(real_scale_batch) +
                      " runs at " + flops_text(rate) + " on it, every FLOP as fast as that.";
     return row;

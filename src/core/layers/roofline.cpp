@@ -51,6 +51,26 @@ std::string_view bound_id(Bound b) {
     return "memory";
 }
 
+std::string_view efficiency_words(const EfficiencyConstant& e) {
+    switch (e.basis) {
+    case EfficiencyConstant::Basis::measured: return "its measured matrix-multiply share";
+    case EfficiencyConstant::Basis::fitted: return "its matrix-multiply share, fitted once to a training run";
+    case EfficiencyConstant::Basis::borrowed: return "a matrix-multiply share borrowed from another chip (none was found for this one)";
+    case EfficiencyConstant::Basis::peak: break;
+    }
+    return "no measured share: the peak itself";
+}
+
+std::string_view bound_label(Bound b, bool gpu) {
+    switch (b) {
+    case Bound::memory: return "memory-bound";
+    case Bound::compute: return "compute-bound";
+    case Bound::launch: return gpu ? "launch-bound" : "add-chain-bound";
+    case Bound::latency: return "add-latency-bound";
+    }
+    return "memory-bound";
+}
+
 LayerCounts layer_counts(int n_in, int n_out, int batch, Precision p) {
     const double in = n_in, out = n_out, b = batch, size = bytes_per_value(p);
     return {2.0 * in * out * b, in * out * size, b * in * size, b * out * size};
@@ -71,10 +91,13 @@ std::uint32_t cores_in_play(std::uint32_t cores, int widest_layer) {
 Roof machine_roof(const ComputeSpec& spec, std::uint32_t cores, Precision p, CacheState cache, double weight_bytes,
                   int widest) {
     Roof roof;
-    const PrecisionRate& asked = spec.rates[static_cast<std::size_t>(p)];
-    const PrecisionRate& fp32 = spec.rates[static_cast<std::size_t>(Precision::fp32)];
-    roof.fp32_fallback = !(asked.flops > 0);
-    const PrecisionRate& used = roof.fp32_fallback ? fp32 : asked;
+    // The asked precision, else the next wider one with units: FP8, then BF16, then FP32 (which
+    // every chip has: its cores x their FP32 rate where no units are named).
+    roof.runs_as = p;
+    while (roof.runs_as != Precision::fp32 && !(spec.rates[static_cast<std::size_t>(roof.runs_as)].flops > 0))
+        roof.runs_as = roof.runs_as == Precision::fp8 ? Precision::bf16 : Precision::fp32;
+    roof.fallback = roof.runs_as != p;
+    const PrecisionRate& used = spec.rates[static_cast<std::size_t>(roof.runs_as)];
     roof.peak_flops = used.flops > 0 ? used.flops : spec.flops_per_core * spec.cores;
     roof.units = used.units.empty() ? "cores" : used.units;
     roof.compute_flops = roof.peak_flops * spec.efficiency.fraction;
@@ -118,7 +141,10 @@ LayerTiming layer_timing(const ComputeSpec& spec, std::uint32_t cores, const Roo
     const auto neurons = static_cast<std::uint32_t>(std::max(n_out, 1));
     const LayerCounts counts = layer_counts(n_in, n_out, batch, p);
     t.rounds = (neurons + cores - 1) / cores;
-    const double busy = std::min(cores, neurons);
+    // The cores that share the bandwidth, on average over the rounds: a last round with idle cores
+    // moves only its own neurons' bytes (charging it for every core made 4 cores slower than 3 on
+    // 6 neurons), so a memory-bound layer moves all its bytes in bytes / bandwidth, however split.
+    const double busy = static_cast<double>(neurons) / static_cast<double>(t.rounds);
     // Fewer neurons than cores: each neuron's B dot products spread over the idle cores too.
     const double spread = neurons < cores ? std::min<double>(cores, static_cast<double>(neurons) * batch) / neurons : 1.0;
     const double per_core = roof.compute_flops / spec.cores;  // the roof shared by every core of the chip

@@ -205,8 +205,8 @@ void LayerRunPanel::draw_network_controls() {
 
     ImGui::Separator();
     ui::text_wrapped_coloured(th.text_dim, m_story.model_note);
-    // A machine without units for the precision runs it at its FP32 rate: the panel says so.
-    if (m_result.cpu_roof.fp32_fallback || m_result.gpu_roof.fp32_fallback)
+    // A machine without units for the precision runs it at a wider one's rate: the panel says so.
+    if (m_result.cpu_roof.fallback || m_result.gpu_roof.fallback)
         ui::text_wrapped_coloured(th.warning, m_story.precision_note);
     ImGui::Separator();
     m_measure.draw_controls(m_ctx, m_setup.network);

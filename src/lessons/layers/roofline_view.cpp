@@ -119,7 +119,7 @@ RooflinePicture roofline_picture(const ui::Theme& th, const core::LayerRunResult
             const std::string which = i == j ? "L" + std::to_string(i + 1)
                                              : "L" + std::to_string(i + 1) + "\xe2\x80\x93" + std::to_string(j + 1);
             pic.points.push_back({l.counts.intensity(), achieved_flops(l, t, r.unit),
-                                  which + " " + std::string(core::bound_id(t.bound)) + "-bound", colour});
+                                  which + " " + std::string(core::bound_label(t.bound, gpu)), colour});
             i = j + 1;
         }
     }

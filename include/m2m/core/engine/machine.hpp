@@ -36,9 +36,13 @@ struct CacheLevel {
 /// The share of a machine's peak that its large matrix multiplies sustain, with where that figure
 /// comes from (assets/hardware.json, "gemm_efficiency" of each compute preset).
 struct EfficiencyConstant {
+    /// How the share was found; its source says which, in its first word.
+    enum class Basis { peak, measured, fitted, borrowed };
     double fraction = 0;
     std::string source;
+    Basis basis = Basis::peak;
 };
+
 
 /// A CPU or a GPU reduced to the figures the roofline needs. Every figure comes from a
 /// preset that names its source (assets/hardware.json), so `source` travels with it.
@@ -54,7 +58,7 @@ struct ComputeSpec {
     // The roofline's further figures (Lesson 1 hardware mode); defaults leave a plain FP32 chip.
     std::array<PrecisionRate, precision_count> rates{};  ///< by Precision; empty FP32: cores x flops_per_core
     std::vector<CacheLevel> caches;     ///< nearest the cores first
-    EfficiencyConstant efficiency{1.0, "no measured share: the peak itself"};
+    EfficiencyConstant efficiency{1.0, "no measured share: the peak itself", EfficiencyConstant::Basis::peak};
     double clock_Hz = 0;                ///< CPUs: the clock the add latency is counted in
     double add_latency_cycles = 0;      ///< CPUs: one floating-point add's latency; 0: not modelled
     std::string launch_source;          ///< where layer_overhead_s is from

@@ -16,6 +16,10 @@ inline constexpr int max_batch = 4096;
 
 std::string_view precision_id(Precision p);     ///< "fp32", "bf16", "fp8"
 std::string_view precision_label(Precision p);  ///< "FP32", "BF16", "FP8"
+/// What a chip's matrix-multiply share is, in words: "its measured matrix-multiply share", "its
+/// matrix-multiply share, fitted once to a training run", "a matrix-multiply share borrowed from
+/// another chip (none was found for this one)", "no measured share: the peak itself".
+std::string_view efficiency_words(const EfficiencyConstant& e);
 std::optional<Precision> precision_from_id(std::string_view id);
 /// Bytes one value takes: 4, 2 or 1.
 int bytes_per_value(Precision p);
@@ -30,6 +34,10 @@ std::string_view cache_id(CacheState c);  ///< "cold", "warm"
 /// the latency of every add waiting for the one before.
 enum class Bound { memory, compute, launch, latency };
 std::string_view bound_id(Bound b);  ///< "memory", "compute", "launch", "latency"
+/// A plot's short label: "memory-bound", "compute-bound", "launch-bound" on a GPU but
+/// "add-chain-bound" on a CPU (its fixed cost is a chain of dependent adds: no kernel launch), and
+/// "add-latency-bound".
+std::string_view bound_label(Bound b, bool gpu);
 
 /// How the CPU sums a dot product: a tuned loop keeps enough partial sums to hide the add
 /// latency; a plain loop keeps one, so every add waits for the one before.
@@ -55,7 +63,11 @@ std::optional<double> ridge_batch(int n_in, int n_out, Precision p, double ridge
 struct Roof {
     double peak_flops = 0;      ///< the peak of the units that run the precision
     double compute_flops = 0;   ///< peak x the chip's one efficiency constant
-    bool fp32_fallback = false; ///< no units for the precision: it runs at the FP32 rate
+    /// No units for the precision: it runs at the rate of the next wider one the chip has units
+    /// for (FP8 on an A100's BF16 tensor cores, as weight-only FP8 kernels do on Ampere; BF16 on a
+    /// laptop CPU's FP32 FMAs), its values still taking the precision's bytes.
+    bool fallback = false;
+    Precision runs_as = Precision::fp32;  ///< the precision whose units run it
     std::string units;          ///< the units that run it, e.g. "tensor cores"
     double bandwidth_Bps = 0;   ///< of the level the weights come from
     std::string level;          ///< "DRAM", "HBM", "L2", ...
