@@ -57,6 +57,8 @@ TEST_CASE("Real scale compares like with like: BF16 on both, the CPU's own units
     CHECK_THAT(epyc.rows[1].assumption, Catch::Contains("fitted once to a training run"));
     const core::RealScaleStory xeon = core::tell_real_scale(inputs("xeon-8480", "h100"));
     CHECK_THAT(xeon.rows[0].assumption, Catch::Contains("borrowed from another chip") && !Catch::Contains("measured"));
+    REQUIRE(xeon.simple.size() == epyc.simple.size() + 1);  // and where the model is simple, why that matters
+    CHECK_THAT(xeon.simple.back(), Catch::Contains("No matrix-multiply measurement of the Server CPU (Xeon Platinum 8480+)"));
     // An EPYC with its BF16 units is sooner than the laptop by more than its cores alone would say.
     CHECK(epyc.rows[0].seconds < laptop.rows[0].seconds / 20);
 }

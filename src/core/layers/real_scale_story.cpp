@@ -131,6 +131,13 @@ RealScaleStory tell_real_scale(const RealScaleInputs& in) {
         "optimizer are slower than that on both, so both rows are optimistic.",
         "Every row runs around the clock with no failures, restarts or evaluation pauses.",
     };
+    // A share borrowed from another chip is a stand-in: the row says so where it is most doubtful.
+    for (const ComputeSpec* chip : {&in.cpu, &in.gpu})
+        if (chip->efficiency.basis == EfficiencyConstant::Basis::borrowed)
+            st.simple.push_back("No matrix-multiply measurement of the " + chip->name +
+                                " was found, so its row uses another chip's share of peak (" +
+                                format_fixed(chip->efficiency.fraction, 2) +
+                                "), so its time is rougher than the others: the chip may sustain well less of its peak.");
     return st;
 }
 
