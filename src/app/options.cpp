@@ -7,7 +7,9 @@
 
 #include "cli/cli.hpp"
 #include "lessons/catalog.hpp"
+#include "m2m/core/engine/text.hpp"
 #include "m2m/core/layers/layer_run.hpp"
+#include "lessons/layers/layer_run_panel.hpp"
 
 #ifndef M2M_VERSION
 #define M2M_VERSION "dev"
@@ -103,6 +105,18 @@ std::optional<int> check_size_and_widths(const std::string& size, Options& o, st
         if (auto why = core::validate(core::Network{o.widths}); !why.empty()) {
             cerr << "math-to-metal: --widths: " << why << "\n";
             return cli::exit_bad_input;
+        }
+    }
+    // Hardware timing runs the chips Lesson 1 opens with, with no more cores than they have.
+    if (o.mode == "hardware") {
+        for (const auto& [flag, chip, cores] : {std::tuple{"--cpu-cores", &lessons::opening_cpu(), o.cpu_cores},
+                                                std::tuple{"--gpu-cores", &lessons::opening_gpu(), o.gpu_cores}}) {
+            if (cores > chip->cores) {
+                cerr << "math-to-metal: " << flag << ": with --mode hardware the " << chip->name << " has "
+                     << core::format_count(chip->cores) << " cores: 1 to " << core::format_count(chip->cores)
+                     << " (lesson mode takes up to " << core::format_count(core::max_cores) << ")\n";
+                return cli::exit_bad_input;
+            }
         }
     }
     return std::nullopt;

@@ -5,6 +5,7 @@
 
 #include "cli/cli.hpp"
 #include "cli/subcommand.hpp"
+#include "m2m/core/engine/text.hpp"
 #include "m2m/core/layers/layer_run.hpp"
 #include "m2m/presets/presets.hpp"
 
@@ -189,6 +190,16 @@ int sim_layers(const std::vector<std::string>& args, std::ostream& out, std::ost
     const bool hw = setup.mode == core::TimingMode::hardware;
     setup.cpu_cores = o.cpu_cores ? o.cpu_cores : (hw ? setup.cpu.cores : 1);
     setup.gpu_cores = o.gpu_cores ? o.gpu_cores : (hw ? setup.gpu.cores : 6);
+    // Hardware mode's chips have the cores their presets say, no more.
+    if (hw)
+        for (const auto& [flag, spec, cores] : {std::tuple{"--cpu-cores", &setup.cpu, setup.cpu_cores},
+                                                std::tuple{"--gpu-cores", &setup.gpu, setup.gpu_cores}})
+            if (cores > spec->cores)
+                return refuse(err, me, flag,
+                              "in hardware mode the " + spec->name + " has " + core::format_count(spec->cores) +
+                                  " cores: 1 to " + core::format_count(spec->cores) + " (lesson mode takes up to " +
+                                  core::format_count(core::max_cores) + ")");
+    if (auto why = core::validate(setup); !why.empty()) return refuse(err, me, "--mode", why);
     return print_json(out, run_json(o, setup, core::run_layers(setup)));
 }
 

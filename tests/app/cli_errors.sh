@@ -31,6 +31,8 @@ check "--widths" --widths 4,abc,3
 check "hidden layers" --widths 4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4
 check "--cpu-cores" --cpu-cores 0
 check "--gpu-cores" --gpu-cores 0
+check "--cpu-cores: with --mode hardware" --mode hardware --cpu-cores 18944
+check "--gpu-cores: with --mode hardware" --mode hardware --gpu-cores 17000
 check "--frames" --frames -3
 check "--mode" --mode quick
 check "--widths" sim layers --widths 4,0,3

@@ -127,6 +127,8 @@ TEST_CASE("every bad input to sim layers exits 2 with one line naming the flag")
         {{"layers", "--cpu-cores", "0"}, "--cpu-cores"},
         {{"layers", "--gpu-cores", "0"}, "--gpu-cores"},
         {{"layers", "--gpu-cores", "many"}, "--gpu-cores"},
+        {{"layers", "--mode", "hardware", "--cpu-cores", "18944"}, "Laptop CPU (Core i7-1165G7) has 4 cores: 1 to 4"},
+        {{"layers", "--mode", "hardware", "--gpu", "a100", "--gpu-cores", "6913"}, "--gpu-cores"},
         {{"layers", "--mode", "fast"}, "--mode"},
         {{"layers", "--gpu", "tpu"}, "--gpu"},
         {{"layers", "--mode", "hardware", "--batch", "0"}, "--batch"},

@@ -104,6 +104,20 @@ TEST_CASE("a bad setup is refused and the panel keeps its state") {
     bad.network.widths = {4, 0, 3};
     CHECK_THROWS_AS(panel.apply(bad), std::invalid_argument);
     CHECK(panel.result().neurons == 15);
+    // Hardware timing on more cores than the chip has (it lifted a layer above the chip's roof), in a
+    // set-up and in a scenario.
+    core::LayerRunSetup many = panel.setup();
+    many.mode = core::TimingMode::hardware;
+    many.cpu_cores = many.cpu.cores + 1;
+    many.gpu_cores = many.gpu.cores;
+    CHECK_THROWS_WITH(panel.apply(many), Catch::Contains("has " + std::to_string(many.cpu.cores) + " cores"));
+    CHECK_THROWS_WITH(panel.load_state(nlohmann::json{{"mode", "hardware"}, {"cpu_cores", 18944}}), Catch::Contains("cores"));
+    CHECK(panel.setup().mode == core::TimingMode::lesson);
+    // Fewer cores than the chip has: their share of its roof, not the whole chip's.
+    many.cpu_cores = 1;
+    panel.apply(many);
+    CHECK(panel.result().cpu_roof.compute_flops ==
+          Approx(core::machine_roof(many.cpu, many.cpu.cores, many.precision, many.cache, 0, 6).compute_flops / many.cpu.cores));
 }
 
 namespace {

@@ -48,6 +48,13 @@ std::string validate(const LayerRunSetup& s) {
         (s.batch != 1 || s.precision != Precision::fp32 || s.cache != CacheState::cold || s.cpu_loop != CpuLoop::tuned))
         return "lesson mode runs one input in FP32 at one tick per dot product: batch, precision and cache are "
                "hardware mode's";
+    // Hardware mode runs real chips: no more cores than the chip has (more would lift a layer above
+    // the chip's own roof).
+    if (s.mode == TimingMode::hardware)
+        for (const auto& [spec, cores] : {std::pair{&s.cpu, s.cpu_cores}, std::pair{&s.gpu, s.gpu_cores}})
+            if (cores < 1 || cores > spec->cores)
+                return "in hardware mode the " + spec->name + " has " + format_counted(spec->cores, "core") +
+                       ": use 1 to " + format_count(spec->cores) + " of them";
     return {};
 }
 

@@ -100,6 +100,10 @@ Roof machine_roof(const ComputeSpec& spec, std::uint32_t cores, Precision p, Cac
     const PrecisionRate& used = spec.rates[static_cast<std::size_t>(roof.runs_as)];
     roof.peak_flops = used.flops > 0 ? used.flops : spec.flops_per_core * spec.cores;
     roof.units = used.units.empty() ? "cores" : used.units;
+    // The cores in use hold their share of the chip's peak: one core of four, a quarter.
+    const double share = static_cast<double>(std::clamp<std::uint32_t>(cores, 1, std::max<std::uint32_t>(spec.cores, 1))) /
+                         std::max<std::uint32_t>(spec.cores, 1);
+    roof.peak_flops *= share;
     roof.compute_flops = roof.peak_flops * spec.efficiency.fraction;
     roof.bandwidth_Bps = spec.memory_bandwidth_Bps;
     roof.level = spec.kind == ResourceKind::gpu_core ? "HBM" : "DRAM";
@@ -147,7 +151,8 @@ LayerTiming layer_timing(const ComputeSpec& spec, std::uint32_t cores, const Roo
     const double busy = static_cast<double>(neurons) / static_cast<double>(t.rounds);
     // Fewer neurons than cores: each neuron's B dot products spread over the idle cores too.
     const double spread = neurons < cores ? std::min<double>(cores, static_cast<double>(neurons) * batch) / neurons : 1.0;
-    const double per_core = roof.compute_flops / spec.cores;  // the roof shared by every core of the chip
+    // The roof is the cores' own (machine_roof), so each core holds an equal part of it.
+    const double per_core = roof.compute_flops / std::clamp<std::uint32_t>(cores, 1, std::max<std::uint32_t>(spec.cores, 1));
     t.compute_s = 2.0 * n_in * batch / (per_core * spread);
     t.memory_s = counts.bytes() / neurons * busy / roof.bandwidth_Bps;
     const bool plain = loop == CpuLoop::plain;

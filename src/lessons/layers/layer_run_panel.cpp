@@ -65,10 +65,15 @@ const LessonInfo LayerRunPanel::info = {
     "real chips, launch costs and all.",
 };
 
-LayerRunPanel::LayerRunPanel(Context& ctx) : Lesson(ctx, info) {
+const core::ComputeSpec& opening_cpu() { return presets::builtin().find(cpu_ids().front())->spec; }
+const core::ComputeSpec& opening_gpu() {
     const auto& cat = presets::builtin();
-    m_setup.cpu = cat.find(cpu_ids().front())->spec;
-    m_setup.gpu = cat.find("h100") ? cat.find("h100")->spec : cat.find(gpu_ids().front())->spec;
+    return cat.find("h100") ? cat.find("h100")->spec : cat.find(gpu_ids().front())->spec;
+}
+
+LayerRunPanel::LayerRunPanel(Context& ctx) : Lesson(ctx, info) {
+    m_setup.cpu = opening_cpu();
+    m_setup.gpu = opening_gpu();
     m_gpu_preset = static_cast<std::size_t>(
         std::find(gpu_ids().begin(), gpu_ids().end(), m_setup.gpu.id) - gpu_ids().begin());
     recompute();

@@ -13,6 +13,11 @@
 
 namespace m2m::lessons {
 
+/// The chips Lesson 1 opens with: the first CPU preset and the H100 (the first GPU preset where
+/// there is no H100). Hardware timing given on the command line runs these.
+const core::ComputeSpec& opening_cpu();
+const core::ComputeSpec& opening_gpu();
+
 /// The time bars' axis (in the result's time unit) for machines that finish at `cpu` and `gpu`, at
 /// the playback's `cursor`. Once `revealed`: the slower one's finish, at most 40x the faster one's.
 /// Before: the time so far, never the slower one's finish, which is the answer: the faster one's

@@ -79,7 +79,8 @@ struct Roof {
 /// computes it, so min(cores, widest layer).
 std::uint32_t cores_in_play(std::uint32_t cores, int widest_layer);
 /// The roofs of `spec` on `cores` cores for a network of `weight_bytes` of weights whose widest
-/// layer has `widest` neurons. Warm: the nearest cache level whose capacity in play (one
+/// layer has `widest` neurons. Compute: the share of the chip's roof those cores hold (all of it
+/// from the chip's own count up; memory bandwidth stays the chip's, shared by them). Warm: the nearest cache level whose capacity in play (one
 /// instance per `cores_sharing` cores in play) holds all the weights; else, and cold, main memory.
 Roof machine_roof(const ComputeSpec& spec, std::uint32_t cores, Precision p, CacheState cache, double weight_bytes,
                   int widest);
@@ -106,7 +107,8 @@ struct LayerTiming {
     Bound bound = Bound::memory;
     SimTime total() const { return fixed + rounds * task; }
 };
-/// Compute: a task gets cores/total of the compute roof, or, when the layer has fewer neurons
+/// Compute: a task gets one core's share of the compute roof (`roof` is the `cores`' own, as
+/// machine_roof gives it), or, when the layer has fewer neurons
 /// than cores, as many cores as its B dot products can use (min(cores, n_out B) / n_out).
 /// Memory: the busy tasks share the roof's bandwidth. The bound is the largest of the three.
 LayerTiming layer_timing(const ComputeSpec& spec, std::uint32_t cores, const Roof& roof, int n_in, int n_out, int batch,
