@@ -187,7 +187,7 @@ TEST_CASE("sim collective --nccl prices with an older NCCL's model: 2.18 picks N
     CHECK(same["time_s"] == now["time_s"]);
 }
 
-TEST_CASE("--bytes reads nccl-tests' suffixes K, M, G and T as powers of 1024") {
+TEST_CASE("sim transfer and sim collective read nccl-tests' byte suffixes K, M, G and T as powers of 1024") {
     for (const auto& [text, bytes] : std::vector<std::pair<std::string, double>>{
              {"8", 8.0}, {"64K", 65536.0}, {"64k", 65536.0}, {"1M", 1048576.0}, {"1.5m", 1572864.0},
              {"16G", 16.0 * (1ull << 30)}, {"1T", double(1ull << 40)}, {"1e3K", 1024000.0}}) {
