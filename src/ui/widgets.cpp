@@ -65,6 +65,7 @@ LabelFit fit_label(const char* label, float share, float least) {
 
 void label_focuses_field(const LabelFit& fit) {
     if (ImGui::IsItemActive() || !ImGui::IsMouseClicked(ImGuiMouseButton_Left)) return;
+    if (GImGui->LastItemData.InFlags & ImGuiItemFlags_Disabled) return;  // a locked guess takes no typing
     // ImGui's own label beside a field is inside the field's item rectangle, but only the frame
     // takes a click; the label above is an item of its own.
     const bool beside = ImGui::IsMouseHoveringRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());

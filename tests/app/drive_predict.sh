@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Predict, then reveal, in a real window (xdotool under Xvfb). Lesson 2: pick a GPU in another
-# node, open "Predict first?", guess InfiniBand and 5x, Send, and see the guess set against the
-# send. Lesson 3: open "Predict first?", guess tensor parallel, flip to pipeline (its bytes and
+# node, open "Predict first?", guess InfiniBand and 5x, Send, see the guess set against the send,
+# and see a click on the other wire leave the guess as it was. Lesson 3: open "Predict first?", guess tensor parallel, flip to pipeline (its bytes and
 # exchanging time stay hidden), Run the step, and see every strategy's bytes. A screenshot of each reveal is saved to look at.
 # Usage (inside xvfb-run): drive_predict.sh path/to/math-to-metal OUTDIR [WxH] [scale]
 set -euo pipefail
@@ -67,6 +67,10 @@ wait_for "link=infiniband .*playing=1"
 wait_for "link=infiniband .*playing=0 .*guess=infiniband/5 revealed=1" 30
 wait_item rack_reveal
 shot rack_revealed
+# The guess is in: a click on the other wire, with the answer on screen, changes nothing.
+click guess_nvlink
+sleep 0.5
+grep -q "guess=nvlink" "$log" && fail "the guess changed after its answer showed"
 
 # Lesson 3: the guess, then one training step.
 key 3

@@ -5,6 +5,7 @@
 
 #include "headless.hpp"
 #include "lessons/explain/explain_panel.hpp"
+#include "lessons/layers/layer_run_panel.hpp"
 #include "lessons/rack/rack_panel.hpp"
 #include "lessons/run_log.hpp"
 #include "lessons/split/split_panel.hpp"
@@ -148,4 +149,119 @@ TEST_CASE("finished steps of two splits are recorded, and Explain it back compar
     REQUIRE(explain.run_sentences().size() == 1);
     CHECK(explain.run_sentences()[0] == "Of the splits you tried in Lesson 3, tensor parallel on 2 GPUs exchanged the most "
                                         "per training step (34.6 KB), data parallel on 2 GPUs the least (14.6 KB).");
+}
+
+namespace {
+
+// Presses and releases the mouse on an item the panel noted, then moves the mouse away.
+template <class Panel>
+void click(test::Headless& ui, Panel& panel, const std::string& name) {
+    const auto r = ui.context().items.rect(name);
+    REQUIRE(r);
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2((r->x + r->z) * 0.5f, (r->y + r->w) * 0.5f);
+    ui.frame([&] { panel.draw(0); });
+    io.MouseDown[0] = true;
+    ui.frame([&] { panel.draw(0); });
+    io.MouseDown[0] = false;
+    ui.frame([&] { panel.draw(0); });
+    io.MousePos = ImVec2(-1, -1);
+    ui.frame([&] { panel.draw(0); });
+}
+
+}  // namespace
+
+TEST_CASE("a guess is in once its run starts: no click changes it with the answer in sight, a new question opens it") {
+    SECTION("Lesson 2's all-reduce: which algorithm is faster") {
+        test::Headless ui;
+        RackPanel panel(ui.context());
+        panel.set_mode(RackPanel::Mode::all_reduce);
+        panel.set_group(16);
+        panel.set_collective_bytes(1 << 20);
+        ui.frame([&] { panel.draw(0); });
+        click(ui, panel, "collective_predict_open");
+        click(ui, panel, "cguess_ring");
+        REQUIRE(panel.collective_guess().faster == core::CollectiveAlgorithm::ring);
+        CHECK_FALSE(panel.guess_locked());
+        panel.playback().step();  // one step: the readouts and the plot answer it now
+        ui.frame([&] { panel.draw(0); });
+        CHECK(panel.guess_locked());
+        click(ui, panel, "cguess_tree");
+        CHECK(panel.collective_guess().faster == core::CollectiveAlgorithm::ring);
+        panel.playback().play();
+        play_to_end(ui, panel);
+        panel.playback().reset();  // back to the start: the same question, its answer already seen
+        ui.frame([&] { panel.draw(0); });
+        click(ui, panel, "cguess_tree");
+        CHECK(panel.collective_guess().faster == core::CollectiveAlgorithm::ring);
+        panel.set_collective_bytes(8);  // a new question
+        ui.frame([&] { panel.draw(0); });
+        CHECK_FALSE(panel.guess_locked());
+        click(ui, panel, "cguess_tree");
+        CHECK(panel.collective_guess().faster == core::CollectiveAlgorithm::tree);
+    }
+    SECTION("Lesson 2's send: which wire, how many times as long") {
+        test::Headless ui;
+        RackPanel panel(ui.context());
+        panel.pick(RackPanel::Pick::other_node);
+        ui.frame([&] { panel.draw(0); });
+        click(ui, panel, "rack_predict_open");
+        click(ui, panel, "guess_nvlink");
+        REQUIRE(panel.guess().link == core::LinkType::nvlink);
+        panel.send();
+        ui.frame([&] { panel.draw(1.0f / 60.0f); });
+        click(ui, panel, "guess_infiniband");  // mid-send, with LINK already saying InfiniBand
+        CHECK(panel.guess().link == core::LinkType::nvlink);
+        play_to_end(ui, panel);
+        click(ui, panel, "guess_infiniband");
+        CHECK(panel.guess().link == core::LinkType::nvlink);
+        panel.pick(RackPanel::Pick::same_node);  // another receiver: a new question
+        ui.frame([&] { panel.draw(0); });
+        click(ui, panel, "guess_infiniband");
+        CHECK(panel.guess().link == core::LinkType::infiniband);
+    }
+    SECTION("Lesson 3: which split exchanges the most") {
+        test::Headless ui;
+        SplitPanel panel(ui.context());
+        ui.frame([&] { panel.draw(0); });
+        click(ui, panel, "split_predict_open");
+        click(ui, panel, "guess_data");
+        REQUIRE(panel.guess() == core::Strategy::data);
+        panel.playback().play();
+        play_to_end(ui, panel);
+        CHECK(panel.guess_locked());
+        click(ui, panel, "guess_fsdp");
+        CHECK(panel.guess() == core::Strategy::data);
+        panel.choose_strategy(core::Strategy::fsdp);  // another split, the same question: still in
+        ui.frame([&] { panel.draw(0); });
+        click(ui, panel, "guess_fsdp");
+        CHECK(panel.guess() == core::Strategy::data);
+        core::SplitSetup four = panel.setup();  // 4 GPUs: a new question
+        four.gpus = 4;
+        panel.apply(four);
+        ui.frame([&] { panel.draw(0); });
+        CHECK_FALSE(panel.guess_locked());
+        click(ui, panel, "guess_fsdp");
+        CHECK(panel.guess() == core::Strategy::fsdp);
+    }
+}
+
+TEST_CASE("Lesson 1's guess is in once the run starts and opens again when a setting changes") {
+    test::Headless ui;
+    lessons::LayerRunPanel panel(ui.context());
+    panel.set_guess(3);
+    ui.frame([&] { panel.draw(0); });
+    CHECK_FALSE(panel.guess_locked());
+    panel.playback().play();
+    ui.frame([&] { panel.draw(1.0f / 60.0f); });
+    CHECK(panel.guess_locked());
+    play_to_end(ui, panel);
+    REQUIRE(panel.revealed());
+    panel.playback().reset();
+    ui.frame([&] { panel.draw(0); });
+    CHECK(panel.guess_locked());  // Reset replays the same question
+    core::LayerRunSetup wider = panel.setup();
+    wider.network.widths = {4, 64, 64, 3};
+    panel.apply(wider);
+    CHECK_FALSE(panel.guess_locked());
 }

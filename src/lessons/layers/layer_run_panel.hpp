@@ -38,6 +38,9 @@ public:
     void set_guess(double speedup) { m_guess = static_cast<float>(speedup); }
     /// The run has played to its end since the set-up last changed, so its answer shows.
     bool revealed() const { return m_revealed; }
+    /// The guess is in once the run starts, and stays until a setting changes (a new question): no
+    /// guess is changed with the answer in sight.
+    bool guess_locked() const { return m_revealed || m_playback.cursor() > 0 || m_playback.playing(); }
 
     /// Replaces the whole setup (command line, scenarios, tests); throws on an invalid one.
     void apply(const core::LayerRunSetup& setup);

@@ -131,7 +131,12 @@ void LayerRunPanel::draw_presenter_strip() {
 }
 
 void LayerRunPanel::draw_guess_box(const char* label) {
-    ImGui::InputFloat(label, &m_guess, 0, 0, m_guess > 0 ? "%.3g" : "your guess");
+    const bool locked = guess_locked();
+    ImGui::BeginDisabled(locked);
+    ImGui::InputFloat(label, &m_guess, 0, 0, m_guess > 0 ? "%.3g" : locked ? "no guess" : "your guess");
+    ImGui::EndDisabled();
+    if (locked && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ui::tooltip_wrapped("The guess is in once the run starts: change a setting to guess again.", 24);
     m_guess = std::clamp(m_guess, 0.0f, 1e9f);
 }
 

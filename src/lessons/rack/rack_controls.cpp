@@ -170,6 +170,7 @@ void RackPanel::draw_predict() {
 }
 
 void RackPanel::draw_link_guess() {
+    ImGui::BeginDisabled(guess_locked());
     int link = !m_guess.link ? 0 : *m_guess.link == core::LinkType::nvlink ? 1 : 2;
     const char* choices[] = {"no guess", "NVLink", "InfiniBand"};
     const char* hooks[] = {"guess_none", "guess_nvlink", "guess_infiniband"};
@@ -177,14 +178,30 @@ void RackPanel::draw_link_guess() {
         if (i > 0) ui::same_line_if_fits(ui::radio_width(choices[i]));
         if (ImGui::RadioButton(choices[i], &link, i))
             m_guess.link = i == 0 ? std::nullopt : std::optional(i == 1 ? core::LinkType::nvlink : core::LinkType::infiniband);
+        locked_tooltip();
         m_ctx.items.note(hooks[i]);
     }
+    ImGui::EndDisabled();
+}
+
+// A locked guess says why when the mouse is on it (disabled items are not hovered otherwise).
+void RackPanel::locked_tooltip() const {
+    if (guess_locked() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ui::tooltip_wrapped(m_mode == Mode::send ? "The guess is in once the send starts: pick other GPUs or another size to "
+                                                   "guess again."
+                                                 : "The guess is in once the run starts: change the size, the group or the "
+                                                   "operation to guess again.",
+                            24);
 }
 
 void RackPanel::draw_times_guess(const char* label) {
     float times = static_cast<float>(m_guess.times);
-    if (ImGui::InputFloat(label, &times, 0, 0, times > 0 ? "%.3g" : "your guess"))
+    const bool locked = guess_locked();
+    ImGui::BeginDisabled(locked);
+    if (ImGui::InputFloat(label, &times, 0, 0, times > 0 ? "%.3g" : locked ? "no guess" : "your guess"))
         m_guess.times = std::clamp(static_cast<double>(times), 0.0, 1e6);
+    ImGui::EndDisabled();
+    locked_tooltip();
     m_ctx.items.note("guess_times");
 }
 
@@ -200,7 +217,10 @@ void RackPanel::draw_presenter_strip() {
         for (const auto& [name, type] : wires) {
             ImGui::SameLine();
             const bool chosen = m_guess.link == type;
+            ImGui::BeginDisabled(guess_locked());
             if (ImGui::RadioButton(name, chosen)) m_guess.link = chosen ? std::nullopt : std::optional(type);
+            ImGui::EndDisabled();
+            locked_tooltip();
             m_ctx.items.note(type == core::LinkType::nvlink ? "guess_nvlink" : "guess_infiniband");
         }
         // One row: the wire and Send always, the times-as-long box before Send where both fit.
@@ -349,14 +369,18 @@ void RackPanel::draw_collective_guess_choices() {
     for (std::size_t i = 0; i < choices.size(); ++i)
         if (m_collective_guess.faster == choices[i]) pick = static_cast<int>(i) + 1;
     int chosen = pick;
+    ImGui::BeginDisabled(guess_locked());
     ImGui::RadioButton("no guess##c", &chosen, 0);
+    locked_tooltip();
     m_ctx.items.note("cguess_none");
     for (std::size_t i = 0; i < choices.size(); ++i) {
         const std::string label(core::collective_algorithm_label(choices[i]));
         ui::same_line_if_fits(ui::radio_width(label.c_str()));
         ImGui::RadioButton((label + "##c").c_str(), &chosen, static_cast<int>(i) + 1);
+        locked_tooltip();
         m_ctx.items.note("cguess_" + std::string(core::collective_algorithm_name(choices[i])));
     }
+    ImGui::EndDisabled();
     if (chosen != pick) m_collective_guess.faster = chosen == 0 ? std::nullopt : std::optional(choices[static_cast<std::size_t>(chosen) - 1]);
 }
 

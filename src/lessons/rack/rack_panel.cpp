@@ -309,8 +309,18 @@ void RackPanel::draw_more_below() const {
     m_ctx.items.set("more_below", ImVec4(a.x, a.y, b.x, b.y));
 }
 
+std::string RackPanel::question_key() const {
+    const std::string system = std::to_string(m_system) + "/";
+    if (m_mode == Mode::send)
+        return "send/" + system + std::to_string(m_from) + "/" + std::to_string(m_to) + "/" +
+               std::to_string(m_transfer.run.request.bytes);
+    return "collective/" + system + std::string(core::collective_op_name(m_op)) + "/" + std::to_string(m_group) + "/" +
+           std::to_string(m_collective.bytes);
+}
+
 void RackPanel::draw(float dt_s) {
     m_playback.advance(dt_s);
+    if (!answers_hidden()) m_answered = question_key();
     // A send played to its end becomes a fact for "Explain it back" (repeats are ignored).
     if (send_finished())
         m_ctx.run_log.record(core::TransferFact{std::string(core::link_type_label(m_transfer.run.route.type)),

@@ -99,6 +99,9 @@ public:
     core::CollectiveReveal collective_reveal() const;
     /// True while the run is ready (not started): the readouts that answer a guess show "?".
     bool answers_hidden() const { return m_playback.cursor() <= 0 && !m_playback.playing(); }
+    /// The guess is in once its answer has shown (a send or a run started) and stays until the
+    /// question changes: another pair of GPUs, size, group, operation or system.
+    bool guess_locked() const { return !answers_hidden() || m_answered == question_key(); }
     /// A readout's value, or "?" while the answers are hidden.
     std::string shown(const std::string& value) const { return answers_hidden() ? "?" : value; }
     /// The collective's step in words, at the cursor; before a run of NCCL's own pick, without its name.
@@ -151,6 +154,10 @@ private:
     void draw_reveal();   ///< the guess against the send, under the time split, once it has finished
     /// A log slider over [lo, hi] showing the size in words; true when the user moved it.
     static bool bytes_slider(const char* label, double& bytes, float width, double lo, double hi);
+
+    std::string question_key() const;  ///< what the pending guess is about, in the current mode
+    void locked_tooltip() const;       ///< why a locked guess takes no clicks, over the last item
+    std::string m_answered;            ///< the question whose answer has shown (question_key())
 
     std::size_t m_system = 0;
     std::optional<core::Cluster> m_cluster;

@@ -156,6 +156,7 @@ void SplitPanel::refresh_colours() {
 
 void SplitPanel::draw(float dt_s) {
     m_playback.advance(dt_s);
+    if (m_playback.cursor() > 0 || m_playback.playing()) m_answered = m_setup.gpus;
     // A step played to its end becomes a fact for "Explain it back" (repeats are ignored).
     if (step_finished())
         m_ctx.run_log.record(core::SplitFact{std::string(core::strategy_label(m_setup.strategy)), m_setup.gpus,

@@ -70,6 +70,9 @@ public:
     /// guess made) and this step has not yet played to its end: its bytes and exchanging time
     /// stay hidden, or flipping through the strategies would answer the question.
     bool guess_pending() const { return (m_predict_open || m_guess) && !step_finished(); }
+    /// The guess is in once a step starts, and stays until the question changes (another GPU count;
+    /// no split's bytes depend on the micro-batches): every split's bytes show at the end of any step.
+    bool guess_locked() const { return m_answered == m_setup.gpus; }
 
 private:
     void recompute();
@@ -121,6 +124,7 @@ private:
     FrontierView m_frontier;  ///< the "Frontier scale" tab: a real model split across a real cluster
     // Predict, then reveal: the guess, the strategies' bytes for (gpus, micro-batches), the words.
     std::optional<core::Strategy> m_guess;
+    int m_answered = -1;  ///< the GPU count of the last step started
     bool m_predict_open = false;  // "Predict first?" is open (in presenter view: its strip shows the guess)
     std::vector<core::StrategyBytes> m_strategy_bytes;
     std::pair<int, int> m_strategy_bytes_for{-1, -1};

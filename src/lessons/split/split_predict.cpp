@@ -58,8 +58,10 @@ void SplitPanel::draw_predict() {
         ui::text_wrapped_coloured(m_ctx.view.theme.text, "On " + std::to_string(m_setup.gpus) +
                                                         " GPUs, which split exchanges the most bytes in one training step?");
         draw_guess_choices();
+        ImGui::BeginDisabled(guess_locked());
         if (ImGui::SmallButton("no guess")) m_guess.reset();
-        if (m_guess && !step_finished()) ImGui::TextDisabled("Now press Run.");
+        ImGui::EndDisabled();
+        if (m_guess && !step_finished() && !guess_locked()) ImGui::TextDisabled("Now press Run.");
     }
     ImGui::TreePop();
 }
@@ -69,13 +71,19 @@ void SplitPanel::draw_guess_choices() {
     int choice = -1;
     for (std::size_t i = 0; i < bytes.size(); ++i)
         if (m_guess == bytes[i].strategy) choice = static_cast<int>(i);
+    const bool locked = guess_locked();
+    ImGui::BeginDisabled(locked);
     for (std::size_t i = 0; i < bytes.size(); ++i) {
         const std::string label = std::string(strategy_button(bytes[i].strategy)) + "##guess";
         if (i > 0) ui::same_line_if_fits(ui::radio_width(label.c_str()));
         if (ImGui::RadioButton(label.c_str(), &choice, static_cast<int>(i))) m_guess = bytes[i].strategy;
+        if (locked && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ui::tooltip_wrapped("The guess is in once a step starts: pick another number of GPUs to guess again.",
+                                24);
         const std::string hook = "guess_" + std::string(core::strategy_name(bytes[i].strategy));
         m_ctx.items.note(hook);
     }
+    ImGui::EndDisabled();
 }
 
 // Presenter view keeps the choice and the question in the room: the strategy, then (once the
