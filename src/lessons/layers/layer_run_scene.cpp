@@ -297,8 +297,11 @@ void LayerRunPanel::draw_readouts() {
         ui::text_wrapped_coloured(gpu_faster ? th.text : th.warning, m_story.verdict);
         return;
     }
-    const std::string ask = "Guess how many times sooner the GPU finishes, then press Run: the answer shows when both "
-                            "machines are done.";
+    // Once the run has started the guess is in (guess_locked): no more asking for one.
+    const std::string ask = !guess_locked() ? "Guess how many times sooner the GPU finishes, then press Run: the answer "
+                                              "shows when both machines are done."
+                            : m_guess > 0   ? "Your guess is in: the answer shows when both machines are done."
+                                            : "The answer shows when both machines are done.";
     ui::text_wrapped_coloured(th.text, m_story.reuse.empty() ? ask : m_story.reuse + " " + ask);
 }
 
