@@ -47,7 +47,7 @@ bool preset_combo(const char* id, float width, const std::vector<std::string>& i
 bool tokens_box(const char* id, float width, double& edit_billions, double& tokens, double min_tokens, double max_tokens) {
     const double before = tokens;
     ImGui::SetNextItemWidth(width);
-    ImGui::InputDouble(id, &edit_billions, 0, 0, "%.4g");
+    ImGui::InputDouble(id, &edit_billions, 0, 0, "%.7g");  // 15000 for 15T tokens, not 1.5e+04
     if (ImGui::IsItemDeactivatedAfterEdit()) tokens = std::clamp(edit_billions * 1e9, min_tokens, max_tokens);
     if (!ImGui::IsItemActive()) edit_billions = tokens / 1e9;
     return tokens != before;

@@ -71,6 +71,8 @@ TEST_CASE("the Frontier story: the whole of GPT-3 175B needs 16 bytes a paramete
     CHECK(small.min_gpus == 1);
     CHECK_THAT(small.whole_verdict, Catch::StartsWith("It fits in one GPU's 85.5 GB, with " +
                                                       core::format_bytes(85.5e9 - small.state_bytes)));
+    // No pipeline: one micro-batch in flight, in the singular.
+    CHECK_THAT(small.gpu_head, Catch::Contains("(the fullest, 1 micro-batch in flight)"));
 }
 
 TEST_CASE("the Frontier story's memory per GPU is the estimate's fullest stage, and says what would fit it") {
@@ -168,13 +170,19 @@ TEST_CASE("the Frontier search's cells are its best layouts' own figures, and no
     REQUIRE(found.cells.size() == 3);
     for (std::size_t i = 0; i < 3; ++i) {
         const core::LayoutScore& sc = found.result.best[i];
-        CHECK(found.cells[i][0] == std::to_string(sc.layout.tp) + " x " + std::to_string(sc.layout.pp) + " x " +
-                                       std::to_string(sc.layout.dp));
-        CHECK(found.cells[i][2] == core::format_seconds(sc.step_time_s));
-        CHECK(found.cells[i][4] == core::format_percent(sc.mfu, 1));
-        CHECK(found.cells[i][5] == core::format_bytes(sc.memory_bytes));
-        CHECK(found.cells[i][6] == core::format_fixed(300e9 / sc.tokens_per_s / 86400.0, 1));
+        const core::Layout& l = sc.layout;
+        CHECK(found.cells[i][0] == std::to_string(l.tp) + " x " + std::to_string(l.cp) + " x " + std::to_string(l.pp) + " x " +
+                                       std::to_string(l.dp));
+        CHECK(l.tp * l.cp * l.pp * l.dp == 1024);  // the cell's product is the GPU count
+        CHECK_THAT(found.cells[i][2], Catch::Contains("ZeRO-" + std::to_string(l.zero_stage)));
+        CHECK(found.cells[i][3] == core::format_seconds(sc.step_time_s));
+        CHECK(found.cells[i][5] == core::format_percent(sc.mfu, 1));
+        CHECK(found.cells[i][6] == core::format_bytes(sc.memory_bytes));
+        CHECK(found.cells[i][7] == core::format_fixed(300e9 / sc.tokens_per_s / 86400.0, 1));
     }
+    // No two rows read the same: each names every choice the search made.
+    for (std::size_t i = 0; i < 3; ++i)
+        for (std::size_t j = i + 1; j < 3; ++j) CHECK(found.cells[i] != found.cells[j]);
     CHECK(found.summary == core::format_count(found.result.candidates) + " valid layouts, " +
                                core::format_count(found.result.fitting) + " fit in memory. Click a row to use it.");
     CHECK(found.days_head == "days on 300 billion");

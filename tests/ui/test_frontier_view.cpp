@@ -212,6 +212,14 @@ TEST_CASE("the best layouts are the core's search, and clicking a row applies it
     CHECK(view.estimate().step_time_s == Approx(expected.best[row].step_time_s));
     CHECK_THAT(view.status(), Catch::Contains("search=5"));  // same GPUs and batch: the list stays
 
+    // Every row loads as clicked, rows that differ from the current one in the schedule or ZeRO alone
+    // too (a row that matched on TP, PP, DP and micro-batch was taken for the current one).
+    for (std::size_t r = 0; r < expected.best.size(); ++r) {
+        frames(ui, view, 2);
+        click(ui, view, "frontier_best_" + std::to_string(r));
+        CHECK(view.settings().layout == expected.best[r].layout);
+    }
+
     // Another GPU count makes the list stale: it is dropped until the button is pressed again.
     auto s = view.settings();
     s.layout.gpus = 2048;
@@ -219,6 +227,33 @@ TEST_CASE("the best layouts are the core's search, and clicking a row applies it
     view.apply(s);
     CHECK_FALSE(view.search());
     CHECK(view.apply_search_row(0) == false);
+}
+
+TEST_CASE("two best rows that differ in their interleaved chunks alone each load when clicked") {
+    // Llama 3 70B on 64 H100s, 64 sequences a step: the two fastest are TP 2 x CP 4 x PP 2 x DP 4
+    // with 8 and with 4 chunks. The table took the second for the current row and ignored it.
+    test::Headless ui;
+    lessons::FrontierView view;
+    view.open();
+    auto s = view.settings();
+    s.model = "llama3-70b";
+    s.gpu = "h100";
+    s.layout.gpus = 64;
+    s.layout.tp = s.layout.pp = 1;
+    s.layout.dp = 64;
+    s.layout.micro_batch = 1;
+    s.layout.global_batch = 64;
+    view.apply(s);
+    frames(ui, view, 2);
+    view.run_search();
+    REQUIRE(view.search());
+    REQUIRE(view.search()->best.size() >= 2);
+    const core::Layout first = view.search()->best[0].layout, second = view.search()->best[1].layout;
+    for (const core::Layout& l : {first, second}) {
+        frames(ui, view, 2);
+        click(ui, view, l == first ? "frontier_best_0" : "frontier_best_1");
+        CHECK(view.settings().layout == l);
+    }
 }
 
 TEST_CASE("Meta's Llama 3 405B layout fits with its stage inputs freed, and the checkbox takes that away") {

@@ -99,7 +99,7 @@ std::string memory_sentence(const EstimateSetup& setup, const Estimate& e) {
            " splits them (Rajbhandari et al. 2020); activations per Korthikanti et al. 2022 for the " +
            std::string(schedule_name(l.schedule)) + " schedule's " +
            format_significant(e.memory.in_flight_micro_batches, 3) +
-           " micro-batches in flight on the fullest stage" +
+           (e.memory.in_flight_micro_batches == 1 ? " micro-batch" : " micro-batches") + " in flight on the fullest stage" +
            (l.free_stage_inputs && l.pp > 1 && l.recompute != Recompute::full
                 ? ", less each chunk's received input, freed once its first norm has read it (Meta, Llama 3 paper, "
                   "sec. 3.3.2)"

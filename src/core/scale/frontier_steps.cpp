@@ -142,6 +142,9 @@ FrontierSteps tell_steps(const EstimateSetup& s, const Estimate& e) {
 
 }  // namespace frontier_detail
 
+const std::array<const char*, 7> FrontierSearch::heads = {
+    "TP x CP x PP x DP", "micro-batch", "schedule, ZeRO, recompute", "step", "tokens/s", "MFU", "per GPU"};
+
 FrontierSearch search_frontier(const EstimateSetup& setup, int top) {
     EstimateSetup s = setup;
     s.layout.tp = s.layout.pp = 1;
@@ -161,8 +164,14 @@ FrontierSearch search_frontier(const EstimateSetup& setup, int top) {
     out.days_head = "days on " + format_words(s.train_tokens);
     for (const LayoutScore& sc : r.best) {
         const Layout& l = sc.layout;
-        out.cells.push_back({std::to_string(l.tp) + " x " + std::to_string(l.pp) + " x " + std::to_string(l.dp),
-                             std::to_string(l.micro_batch), format_seconds(sc.step_time_s),
+        std::string split = std::to_string(l.tp) + " x " + std::to_string(l.cp) + " x " + std::to_string(l.pp) + " x " +
+                            std::to_string(l.dp);
+        if (l.ep > 1) split += " (EP " + std::to_string(l.ep) + ")";
+        std::string plan(schedule_name(l.schedule));
+        if (l.schedule == PipelineSchedule::interleaved) plan += " " + std::to_string(l.chunks) + " chunks";
+        plan += ", ZeRO-" + std::to_string(l.zero_stage) + (l.hybrid_shard ? " hybrid" : "") + ", " +
+                (l.recompute == Recompute::none ? std::string("no recompute") : std::string(recompute_name(l.recompute)));
+        out.cells.push_back({split, std::to_string(l.micro_batch), plan, format_seconds(sc.step_time_s),
                              format_count(std::llround(sc.tokens_per_s)), format_percent(sc.mfu, 1),
                              format_bytes(sc.memory_bytes), format_fixed(s.train_tokens / sc.tokens_per_s / 86400.0, 1)});
     }

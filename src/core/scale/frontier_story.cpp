@@ -60,7 +60,9 @@ void tell_layout(FrontierStory& st) {
 void tell_per_gpu(FrontierStory& st) {
     const MemoryUse& m = st.estimate.memory;
     st.gpu_head = "Each GPU of pipeline stage " + std::to_string(m.stage + 1) + " (the fullest, " +
-                  format_fixed(m.in_flight_micro_batches, 0) + " micro-batches in flight): " + format_bytes(m.total_bytes) +
+                  format_fixed(m.in_flight_micro_batches, 0) +
+                  (std::lround(m.in_flight_micro_batches) == 1 ? " micro-batch" : " micro-batches") + " in flight): " +
+                  format_bytes(m.total_bytes) +
                   " of " + format_bytes(m.capacity_bytes) + (m.fits ? "" : " \xe2\x80\x94 it does not fit");
     if (!m.fits) {
         const auto change = change_to_fit(st.setup);

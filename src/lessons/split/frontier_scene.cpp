@@ -228,8 +228,8 @@ void FrontierView::draw_search(Context& ctx) {
 
 void FrontierView::draw_search_table(Context& ctx) {
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
-    if (!ImGui::BeginTable("frontier_best", 7, flags)) return;
-    for (const char* h : {"TP x PP x DP", "micro-batch", "step", "tokens/s", "MFU", "per GPU"}) ImGui::TableSetupColumn(h);
+    if (!ImGui::BeginTable("frontier_best", 8, flags)) return;
+    for (const char* h : core::FrontierSearch::heads) ImGui::TableSetupColumn(h);
     ImGui::TableSetupColumn(m_search->days_head.c_str());
     ImGui::TableHeadersRow();
     const core::Layout& cur = m_settings.layout;
@@ -239,11 +239,12 @@ void FrontierView::draw_search_table(Context& ctx) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         const std::string label = cells[0] + "##best" + std::to_string(i);
-        const bool current = l.tp == cur.tp && l.pp == cur.pp && l.dp == cur.dp && l.micro_batch == cur.micro_batch;
+        const bool current = l == cur;  // every choice of the search: rows may differ in the schedule alone
         if (ImGui::Selectable(label.c_str(), current, ImGuiSelectableFlags_SpanAllColumns) && !current && apply_search_row(i)) {
             ImGui::EndTable();  // the row's layout is applied; the list may have been replaced
             return;
         }
+        if (ImGui::IsItemHovered()) ui::tooltip_wrapped(core::layout_words(l).c_str(), 30);
         ctx.items.note("frontier_best_" + std::to_string(i));
         for (std::size_t c = 1; c < cells.size(); ++c) {
             ImGui::TableNextColumn();

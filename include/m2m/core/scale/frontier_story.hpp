@@ -73,8 +73,13 @@ struct FrontierSearch {
     std::string summary;   ///< "18,204 valid layouts, 3,310 fit in memory. Click a row to use it."
     std::string none_fit;  ///< when none fits: the smallest layout's memory, and what would help
     std::string days_head; ///< "days on 300 billion"
-    /// Per row: layout, micro-batch, step time, tokens/s, MFU, memory per GPU, days to train.
-    std::vector<std::array<std::string, 7>> cells;
+    /// The columns' heads: "TP x CP x PP x DP", "micro-batch", "schedule, ZeRO, recompute", "step",
+    /// "tokens/s", "MFU", "per GPU", then days_head.
+    static const std::array<const char*, 7> heads;
+    /// Per row: the split ("2 x 4 x 2 x 4", with " (EP 8)" where experts are split), micro-batch,
+    /// the rest of what the search chose ("interleaved 8 chunks, ZeRO-1, selective"), step time,
+    /// tokens/s, MFU, memory per GPU, days to train: every row a different layout in words.
+    std::vector<std::array<std::string, 8>> cells;
 };
 /// Searches from the setup's GPU count and batch (the split, ZeRO, recompute, micro-batch and
 /// schedule are the search's to choose) and keeps the `top` fastest that fit.

@@ -79,6 +79,7 @@ struct Layout {
     bool eager_kernels = false;
     bool sequence_parallel = true;  ///< with tp > 1 (Megatron's default with selective recompute)
     std::int64_t micro_batches() const { return dp > 0 && micro_batch > 0 ? global_batch / (dp * micro_batch) : 0; }
+    bool operator==(const Layout&) const = default;
 };
 
 struct EstimateSetup {
