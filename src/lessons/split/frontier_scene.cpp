@@ -227,6 +227,12 @@ void FrontierView::draw_search(Context& ctx) {
 }
 
 void FrontierView::draw_search_table(Context& ctx) {
+    // Where eight columns would cut every head and cell (a projector at 1.5x), each row is two
+    // lines of words instead: the layout, then its figures.
+    if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 44.0f) {
+        draw_search_list(ctx);
+        return;
+    }
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("frontier_best", 8, flags)) return;
     for (const char* h : core::FrontierSearch::heads) ImGui::TableSetupColumn(h);
@@ -252,6 +258,23 @@ void FrontierView::draw_search_table(Context& ctx) {
         }
     }
     ImGui::EndTable();
+}
+
+void FrontierView::draw_search_list(Context& ctx) {
+    const core::Layout& cur = m_settings.layout;
+    const float wrap = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().FramePadding.x * 2;
+    for (std::size_t i = 0; i < m_search->cells.size(); ++i) {
+        const core::Layout& l = m_search->result.best[i].layout;
+        const auto& c = m_search->cells[i];
+        const std::string words = ui::wrap_at_spaces(
+            "TP x CP x PP x DP " + c[0] + ", micro-batch " + c[1] + ", " + c[2] + "\n" + c[3] + " a step, " + c[4] +
+                " tokens/s, MFU " + c[5] + ", " + c[6] + " per GPU, " + c[7] + " " + m_search->days_head,
+            wrap);
+        const bool current = l == cur;
+        if (ImGui::Selectable((words + "##best" + std::to_string(i)).c_str(), current) && !current && apply_search_row(i))
+            return;  // the row's layout is applied; the list may have been replaced
+        ctx.items.note("frontier_best_" + std::to_string(i));
+    }
 }
 
 void FrontierView::draw_assumptions(Context& ctx) {

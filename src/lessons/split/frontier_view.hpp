@@ -99,6 +99,7 @@ private:
     void draw_timeline(Context& ctx, float height);
     void draw_search(Context& ctx);
     void draw_search_table(Context& ctx);
+    void draw_search_list(Context& ctx);  ///< the table as two lines a row, where its columns do not fit
     void draw_assumptions(Context& ctx);
     bool same_search_inputs(const Settings& a, const Settings& b) const;
     void recolour(const ui::Theme& th);
