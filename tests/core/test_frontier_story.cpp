@@ -92,27 +92,30 @@ TEST_CASE("the Frontier story's memory per GPU is the estimate's fullest stage, 
     CHECK_THAT(full.gpu_head, Catch::EndsWith(change ? change->sentence : std::string("find a layout.")));
 }
 
-TEST_CASE("the Frontier story's rows are the estimate's tasks, one row per pipeline stage, sends on their link") {
+TEST_CASE("the Frontier story's rows are the estimate's tasks, one row per pipeline stage, every exchange on its link") {
+    // GPT-3 on 1,024 A100s, TP 8 x PP 8 x DP 16: a tensor group fills a node (NVLink), each stage is
+    // its own nodes (its sends and the gradient sync cross InfiniBand).
     const core::FrontierStory st = core::tell_frontier(gpt3());
     REQUIRE(st.rows.size() == 8);
-    // A bar per task, but a stage's summarised steady state is drawn as up to 24 forward/backward
-    // stripe pairs that together stand for its passes, each stripe followed by its send where the
-    // stage sends that way (1F1B on 8 stages: forward from stages 1-7, backward from stages 2-8).
-    std::size_t bars = 0, tasks = 0, transfers = 0, sends = 0;
+    const int pp = 8;
+    // The exposed tensor-parallel time of every pass drawn one by one (the fill and the drain):
+    // its share of the pass is its stage's forward_tp_s / forward_s (backward likewise).
+    double tp_expected = 0, tp_drawn = 0;
+    std::size_t sends = 0, drawn_sends = 0, syncs = 0, drawn_syncs = 0;
+    for (const core::TrainingTask& t : st.estimate.tasks) {
+        if (t.stage < 0 || t.stage >= pp) continue;
+        const bool fwd = t.kind == core::TrainingTaskKind::forward;
+        if (fwd || t.kind == core::TrainingTaskKind::backward) {
+            const core::StageCost& c = st.estimate.stages[static_cast<std::size_t>(t.chunk * pp + t.stage)];
+            tp_expected += (t.end_s - t.start_s) * (fwd ? c.forward_tp_s / c.forward_s : c.backward_tp_s / c.backward_s);
+        }
+        sends += t.kind == core::TrainingTaskKind::send_forward || t.kind == core::TrainingTaskKind::send_backward;
+        syncs += t.kind == core::TrainingTaskKind::dp_reduce;
+    }
+    CHECK(tp_expected > 0);
     std::int64_t steady_passes = 0, stripes = 0;
     for (const core::TrainingTask& t : st.estimate.tasks)
-        if (t.kind != core::TrainingTaskKind::join && t.stage >= 0 && t.stage < 8) {
-            if (t.kind == core::TrainingTaskKind::steady) {
-                const auto pairs = static_cast<std::size_t>(std::clamp<std::int64_t>(t.passes / 2, 1, 24));
-                const std::size_t ways = (t.stage < 7 ? 1u : 0u) + (t.stage > 0 ? 1u : 0u);
-                tasks += pairs * (2 + ways);
-                sends += pairs * ways;
-                steady_passes += t.passes;
-            } else {
-                ++tasks;
-            }
-            sends += t.kind == core::TrainingTaskKind::send_forward || t.kind == core::TrainingTaskKind::send_backward;
-        }
+        if (t.kind == core::TrainingTaskKind::steady && t.stage >= 0 && t.stage < pp) steady_passes += t.passes;
     for (std::size_t k = 0; k < st.rows.size(); ++k) {
         CHECK(st.rows[k].label == "stage " + std::to_string(k + 1));
         for (std::size_t b = 0; b < st.rows[k].bars.size(); ++b) {
@@ -120,34 +123,48 @@ TEST_CASE("the Frontier story's rows are the estimate's tasks, one row per pipel
             CHECK(bar.end_s >= bar.start_s);
             CHECK(bar.end_s <= st.estimate.step_time_s * (1 + 1e-12));
             if (b > 0) CHECK(bar.start_s >= st.rows[k].bars[b - 1].start_s);
-            if (bar.stands_for > 1 && bar.kind != core::StepBarKind::transfer) {
-                CHECK(bar.kind == (stripes % 2 == 0 ? core::StepBarKind::forward : core::StepBarKind::backward));
-                ++stripes;
-                if (bar.kind == core::StepBarKind::backward) steady_passes -= bar.stands_for;
-            }
-            if (bar.kind == core::StepBarKind::transfer) {
-                ++transfers;
-                // TP 8 fills a node, so each stage is its own node: every send, either way, crosses InfiniBand.
-                CHECK(bar.link == core::LinkType::infiniband);
-            } else {
+            if (bar.kind != core::StepBarKind::transfer) {
                 CHECK(bar.link == core::LinkType::local);
+                CHECK(bar.what == core::StepTraffic::none);
+                if (bar.stands_for > 1) {  // the steady state's stripes: a forward and a backward in turn
+                    CHECK(bar.kind == (stripes % 2 == 0 ? core::StepBarKind::forward : core::StepBarKind::backward));
+                    ++stripes;
+                    if (bar.kind == core::StepBarKind::backward) steady_passes -= bar.stands_for;
+                }
+                continue;
+            }
+            switch (bar.what) {
+                case core::StepTraffic::tensor:
+                    CHECK(bar.link == core::LinkType::nvlink);
+                    if (bar.stands_for == 1) tp_drawn += bar.end_s - bar.start_s;
+                    break;
+                case core::StepTraffic::stage_send:
+                    CHECK(bar.link == core::LinkType::infiniband);
+                    drawn_sends += bar.stands_for == 1;
+                    break;
+                case core::StepTraffic::gradient_sync:
+                    CHECK(bar.link == core::LinkType::infiniband);
+                    ++drawn_syncs;
+                    break;
+                default: FAIL("ZeRO 0, TP 8 alone: no other traffic, got " << core::traffic_words(bar.what));
             }
         }
-        bars += st.rows[k].bars.size();
     }
-    CHECK(bars == tasks);
+    CHECK(tp_drawn == Approx(tp_expected).epsilon(1e-9));  // exposed collectives drawn as such, not as compute
+    CHECK(drawn_sends == sends);
+    CHECK(drawn_syncs == syncs);
+    CHECK(syncs == 8);
     CHECK(steady_passes == 0);  // the stripes stand for every pass of the steady states, no more
     CHECK(stripes > 8 * 2 * 10);
-    CHECK(sends > 0);
-    CHECK(transfers == sends);  // ZeRO 0: no ZeRO traffic, so every transfer is a stage's send
-    CHECK(st.link_legend[0].empty());
+    CHECK(st.link_legend[0] == "NVLink: tensor-parallel collectives");
     CHECK(st.link_legend[1] == "InfiniBand: stage sends, gradient sync");
     CHECK(st.links_text == "Tensor groups on NVLink \xc2\xb7 pipeline sends on InfiniBand \xc2\xb7 gradient sync on InfiniBand");
 
-    // Four GPUs of one node, TP 4 alone: no sends, no gradient sync, and the words say which link is unused.
+    // Four GPUs of one node, TP 4 alone: no sends, no gradient sync, and the words say which link is
+    // unused; only the tensor group's collectives cross NVLink.
     const core::FrontierStory node = core::tell_frontier(setup_of("gpt2-small", "h100", 4, 4, 1, 1, 8));
     REQUIRE_FALSE(node.problem);
-    CHECK(node.link_legend[0].empty());
+    CHECK(node.link_legend[0] == "NVLink: tensor-parallel collectives");
     CHECK(node.link_legend[1].empty());
     CHECK(node.links_text == "Tensor groups on NVLink \xc2\xb7 pipeline sends on no link (PP 1) \xc2\xb7 gradient sync on no link (DP 1)");
 }
@@ -193,4 +210,30 @@ TEST_CASE("the Frontier search's cells are its best layouts' own figures, and no
     REQUIRE(none.result.smallest);
     CHECK_THAT(none.none_fit, Catch::StartsWith("No layout of 8 GPUs fits in memory. The smallest needs " +
                                                 core::format_bytes(none.result.smallest->memory_bytes) + " per GPU"));
+}
+
+TEST_CASE("a mixture of experts' exposed all-to-alls are drawn as traffic on their link, not as compute") {
+    // TP 2 x DP 8 on two nodes, EP 8: an expert group is every second GPU, across both nodes, so
+    // its all-to-all crosses InfiniBand.
+    core::EstimateSetup s = setup_of("mixtral-8x7b", "h100", 16, 2, 1, 8, 64);
+    s.layout.ep = 8;
+    s.layout.zero_stage = 1;
+    const core::FrontierStory st = core::tell_frontier(s);
+    REQUIRE_FALSE(st.problem);
+    double drawn = 0, expected = 0;
+    for (const core::TrainingTask& t : st.estimate.tasks)
+        if (t.kind == core::TrainingTaskKind::forward || t.kind == core::TrainingTaskKind::backward) {
+            const bool fwd = t.kind == core::TrainingTaskKind::forward;
+            const core::StageCost& c = st.estimate.stages[static_cast<std::size_t>(t.stage)];
+            expected += (t.end_s - t.start_s) * (fwd ? c.forward_ep_s / c.forward_s : c.backward_ep_s / c.backward_s);
+        }
+    for (const core::StepBar& b : st.rows.at(0).bars)
+        if (b.what == core::StepTraffic::experts) {
+            CHECK(b.kind == core::StepBarKind::transfer);
+            CHECK(b.link == core::LinkType::infiniband);
+            if (b.stands_for == 1) drawn += b.end_s - b.start_s;
+        }
+    CHECK(expected > 0);
+    CHECK(drawn == Approx(expected).epsilon(1e-9));
+    CHECK_THAT(st.link_legend[1], Catch::Contains("expert all-to-alls"));
 }

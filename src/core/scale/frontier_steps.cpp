@@ -15,97 +15,144 @@ namespace frontier_detail {
 
 namespace {
 
-bool is_send(TrainingTaskKind k) { return k == TrainingTaskKind::send_forward || k == TrainingTaskKind::send_backward; }
+LinkType wire(bool ib) { return ib ? LinkType::infiniband : LinkType::nvlink; }
 
-// Which link each (virtual) stage's sends cross, indexed chunk x pp + stage.
-std::vector<LinkType> send_links(const EstimateSetup& s, const Estimate& e) {
+// The links the step's traffic takes: each pipeline (virtual) stage's sends, indexed chunk x pp +
+// stage, and each group's collectives.
+struct StepLinks {
+    std::vector<LinkType> sends;
+    LinkType dp = LinkType::local, tensor = LinkType::local, context = LinkType::local, experts = LinkType::local;
+};
+
+StepLinks step_links(const EstimateSetup& s, const Estimate& e, const LayoutLinks& links) {
+    StepLinks out;
     const std::size_t pp = static_cast<std::size_t>(s.layout.pp);
-    std::vector<LinkType> out(pp * static_cast<std::size_t>(std::max(s.layout.chunks, 1)), LinkType::local);
+    out.sends.assign(pp * static_cast<std::size_t>(std::max(s.layout.chunks, 1)), LinkType::local);
     for (const StageCost& c : e.stages) {
         const std::size_t j = static_cast<std::size_t>(c.chunk) * pp + static_cast<std::size_t>(c.stage);
-        if (j < out.size()) out[j] = c.send_link;
+        if (j < out.sends.size()) out.sends[j] = c.send_link;
     }
+    const auto between_gpus = [](LinkType t) { return wire(t == LinkType::infiniband); };
+    out.dp = between_gpus(links.dp_link());
+    out.tensor = between_gpus(links.link(GroupKind::tensor));
+    out.context = between_gpus(links.link(GroupKind::context));
+    out.experts = between_gpus(links.link(GroupKind::experts));
     return out;
 }
 
-// A task as a bar: compute (passes; the gradient sync and weight gather sit on the stage's row as
-// compute, as the step graph has them), the update, or a transfer: a send on its stage's send link,
-// ZeRO traffic on the data-parallel link. (The steady state is add_steady's.)
-std::optional<StepBar> bar_of(const TrainingTask& t, const std::vector<LinkType>& sends, std::size_t pp, LinkType dp) {
-    StepBar b{t.start_s, t.end_s, StepBarKind::forward, LinkType::local};
-    const auto wire = [](bool ib) { return ib ? LinkType::infiniband : LinkType::nvlink; };
+// A pass's exposed collectives: tensor parallel's, context parallel's ring, expert all-to-alls.
+struct Exposed {
+    double s[3] = {0, 0, 0};
+    double sum() const { return s[0] + s[1] + s[2]; }
+};
+Exposed exposed_of(const StageCost& c, bool forward) {
+    Exposed x;
+    x.s[0] = forward ? c.forward_tp_s : c.backward_tp_s;
+    x.s[1] = forward ? c.forward_cp_s : c.backward_cp_s;
+    x.s[2] = forward ? c.forward_ep_s : c.backward_ep_s;
+    return x;
+}
+
+// A pass from start to end: its compute, then the exposed collectives it waited for (`exposed`, in
+// a pass of `pass_s`), each on its group's link. They run between the pass's kernels; drawn at its
+// end, so that the time they take is where a reader sees it, in their links' colours.
+void add_pass(StepRow& row, double start, double end, StepBarKind kind, const Exposed& exposed, double pass_s,
+              const StepLinks& links, std::int64_t stands_for) {
+    const double share = pass_s > 0 ? std::clamp(exposed.sum() / pass_s, 0.0, 1.0) : 0.0;
+    const double comm = (end - start) * share;
+    row.bars.push_back({start, end - comm, kind, LinkType::local, StepTraffic::none, stands_for});
+    const StepTraffic what[3] = {StepTraffic::tensor, StepTraffic::context, StepTraffic::experts};
+    const LinkType link[3] = {links.tensor, links.context, links.experts};
+    double at = end - comm;
+    for (int k = 0; k < 3; ++k) {
+        if (!(exposed.s[k] > 0) || !(comm > 0)) continue;
+        const double len = comm * exposed.s[k] / exposed.sum();
+        row.bars.push_back({at, at + len, StepBarKind::transfer, link[k], what[k], stands_for});
+        at += len;
+    }
+}
+
+// A task as bars: a pass (its compute and its exposed collectives), the update, or a transfer: a
+// send on its stage's send link, the gradient sync, the weights' gather and ZeRO traffic on the
+// data-parallel link. (The steady state is add_steady's.)
+void add_task(StepRow& row, const TrainingTask& t, const Estimate& e, const StepLinks& links, std::size_t pp) {
+    const std::size_t j = static_cast<std::size_t>(t.chunk) * pp + static_cast<std::size_t>(t.stage);
+    const auto transfer = [&](LinkType link, StepTraffic what) {
+        row.bars.push_back({t.start_s, t.end_s, StepBarKind::transfer, link, what, 1});
+    };
     switch (t.kind) {
-        case TrainingTaskKind::backward: b.kind = StepBarKind::backward; break;
-        case TrainingTaskKind::optimizer: b.kind = StepBarKind::update; break;
+        case TrainingTaskKind::forward:
+        case TrainingTaskKind::backward: {
+            const bool fwd = t.kind == TrainingTaskKind::forward;
+            const StageCost* c = j < e.stages.size() ? &e.stages[j] : nullptr;
+            add_pass(row, t.start_s, t.end_s, fwd ? StepBarKind::forward : StepBarKind::backward,
+                     c ? exposed_of(*c, fwd) : Exposed{}, c ? (fwd ? c->forward_s : c->backward_s) : 0.0, links, 1);
+            return;
+        }
+        case TrainingTaskKind::optimizer:
+            row.bars.push_back({t.start_s, t.end_s, StepBarKind::update, LinkType::local, StepTraffic::none, 1});
+            return;
         case TrainingTaskKind::send_forward:
         case TrainingTaskKind::send_backward: {
             // A send's row is its sender's, virtual stage j; a backward send crosses the boundary
             // from j - 1 to j (pipeline_timing.cpp), whose link is stage j - 1's send link.
-            const std::size_t j = static_cast<std::size_t>(t.chunk) * pp + static_cast<std::size_t>(t.stage);
             const std::size_t boundary = t.kind == TrainingTaskKind::send_forward ? j : j - 1;
-            b.kind = StepBarKind::transfer;
-            b.link = wire(boundary < sends.size() && sends[boundary] == LinkType::infiniband);
-            break;
+            transfer(wire(boundary < links.sends.size() && links.sends[boundary] == LinkType::infiniband), StepTraffic::stage_send);
+            return;
         }
-        case TrainingTaskKind::zero_traffic:
-            b.kind = StepBarKind::transfer;
-            b.link = wire(dp == LinkType::infiniband);
-            break;
-        case TrainingTaskKind::join: return std::nullopt;
-        case TrainingTaskKind::forward:
-        case TrainingTaskKind::dp_reduce:
-        case TrainingTaskKind::param_gather:
-        case TrainingTaskKind::steady: break;
+        case TrainingTaskKind::dp_reduce: transfer(links.dp, StepTraffic::gradient_sync); return;
+        case TrainingTaskKind::param_gather: transfer(links.dp, StepTraffic::weight_gather); return;
+        case TrainingTaskKind::zero_traffic: transfer(links.dp, StepTraffic::zero); return;
+        case TrainingTaskKind::join:
+        case TrainingTaskKind::steady: return;
     }
-    return b;
 }
 
 // A stage's steady state, summarised by the estimator as one span of `passes` passes, a forward and
 // a backward in turn: drawn as that, stripe pairs in the stage's own forward : backward proportion
-// (its chunks' average), each stripe followed by its send where the stage sends that way, as the
-// fill's and the drain's are. At most 24 pairs, each then standing for several of the real ones,
-// which are thinner than a pixel on a long step anyway; the stripes say what the span is, the
-// hover how many passes each pair stands for.
-void add_steady(StepRow& row, const TrainingTask& t, const Estimate& e, const std::vector<LinkType>& sends, int pp) {
+// (its chunks' average), each stripe ending in its exposed collectives and followed by its send
+// where the stage sends that way, as the fill's and the drain's are. At most 24 pairs, each then
+// standing for several of the real ones, which are thinner than a pixel on a long step anyway; the
+// stripes say what the span is, the hover how many passes each pair stands for.
+void add_steady(StepRow& row, const TrainingTask& t, const Estimate& e, const StepLinks& links, int pp) {
     const std::size_t nv = e.stages.size();
+    const std::vector<LinkType>& sends = links.sends;
     double f = 0, b = 0, fs = 0, bs = 0;
+    Exposed fx, bx;
     int fn = 0, bn = 0;
     bool f_ib = false, b_ib = false;
     for (std::size_t j = static_cast<std::size_t>(t.stage); j < nv; j += static_cast<std::size_t>(pp)) {
         f += e.stages[j].forward_s;
         b += e.stages[j].backward_s;
+        for (int k = 0; k < 3; ++k) fx.s[k] += exposed_of(e.stages[j], true).s[k], bx.s[k] += exposed_of(e.stages[j], false).s[k];
         if (j + 1 < nv) fs += e.stages[j].send_s, ++fn, f_ib = f_ib || (j < sends.size() && sends[j] == LinkType::infiniband);
         if (j > 0) bs += e.stages[j - 1].send_s, ++bn, b_ib = b_ib || (j - 1 < sends.size() && sends[j - 1] == LinkType::infiniband);
     }
-    const auto wire = [](bool ib) { return ib ? LinkType::infiniband : LinkType::nvlink; };
     const std::int64_t pairs = std::clamp<std::int64_t>(t.passes / 2, 1, 24);
     const double period = (t.end_s - t.start_s) / static_cast<double>(pairs), share = f + b > 0 ? f / (f + b) : 0.5;
     for (std::int64_t i = 0; i < pairs; ++i) {
         const double s0 = t.start_s + static_cast<double>(i) * period, mid = s0 + share * period, s1 = s0 + period;
         const std::int64_t n = (i + 1) * t.passes / pairs - i * t.passes / pairs;  // an even share of the passes
-        row.bars.push_back({s0, mid, StepBarKind::forward, LinkType::local, n});
-        if (fn > 0 && fs > 0) row.bars.push_back({mid, mid + fs / fn, StepBarKind::transfer, wire(f_ib), n});
-        row.bars.push_back({mid, s1, StepBarKind::backward, LinkType::local, n});
-        if (bn > 0 && bs > 0) row.bars.push_back({s1, s1 + bs / bn, StepBarKind::transfer, wire(b_ib), n});
+        add_pass(row, s0, mid, StepBarKind::forward, fx, f, links, n);
+        if (fn > 0 && fs > 0) row.bars.push_back({mid, mid + fs / fn, StepBarKind::transfer, wire(f_ib), StepTraffic::stage_send, n});
+        add_pass(row, mid, s1, StepBarKind::backward, bx, b, links, n);
+        if (bn > 0 && bs > 0) row.bars.push_back({s1, s1 + bs / bn, StepBarKind::transfer, wire(b_ib), StepTraffic::stage_send, n});
     }
 }
 
-// The rows, and whether any pipeline send crosses NVLink ([0]) or InfiniBand ([1]).
-std::vector<StepRow> step_rows(const EstimateSetup& s, const Estimate& e, LinkType dp, bool (&sends_on)[2]) {
+// The rows, one per pipeline stage.
+std::vector<StepRow> step_rows(const EstimateSetup& s, const Estimate& e, const StepLinks& links) {
     const int pp = s.layout.pp;
-    const std::vector<LinkType> sends = send_links(s, e);
     std::vector<StepRow> rows(static_cast<std::size_t>(pp));
     for (int k = 0; k < pp; ++k) rows[static_cast<std::size_t>(k)].label = "stage " + std::to_string(k + 1);
     for (const TrainingTask& t : e.tasks) {
         if (t.stage < 0 || t.stage >= pp) continue;
+        StepRow& row = rows[static_cast<std::size_t>(t.stage)];
         if (t.kind == TrainingTaskKind::steady) {
-            if (t.passes > 0) add_steady(rows[static_cast<std::size_t>(t.stage)], t, e, sends, pp);
+            if (t.passes > 0) add_steady(row, t, e, links, pp);
             continue;
         }
-        const std::optional<StepBar> b = bar_of(t, sends, static_cast<std::size_t>(pp), dp);
-        if (!b) continue;
-        if (is_send(t.kind)) sends_on[b->link == LinkType::infiniband ? 1 : 0] = true;
-        rows[static_cast<std::size_t>(t.stage)].bars.push_back(*b);
+        add_task(row, t, e, links, static_cast<std::size_t>(pp));
     }
     for (StepRow& r : rows)
         std::stable_sort(r.bars.begin(), r.bars.end(), [](const StepBar& a, const StepBar& b) { return a.start_s < b.start_s; });
@@ -120,17 +167,24 @@ FrontierSteps tell_steps(const EstimateSetup& s, const Estimate& e) {
     const LayoutLinks links(s);
     const bool dp_ib = links.dp_link() == LinkType::infiniband, tp_ib = links.tp_link() == LinkType::infiniband;
     FrontierSteps out;
+    out.rows = step_rows(s, e, step_links(s, e, links));
+    // One legend entry per link: what crosses it, in the order of StepTraffic.
+    bool crosses[2][8] = {};
     bool sends[2] = {false, false};
-    out.rows = step_rows(s, e, links.dp_link(), sends);
-    // One legend entry per link: what crosses it.
-    const Layout& l = s.layout;
+    for (const StepRow& r : out.rows)
+        for (const StepBar& b : r.bars)
+            if (b.kind == StepBarKind::transfer) {
+                const int k = b.link == LinkType::infiniband ? 1 : 0;
+                crosses[k][static_cast<int>(b.what)] = true;
+                sends[k] = sends[k] || b.what == StepTraffic::stage_send;
+            }
     for (int k = 0; k < 2; ++k) {
-        const bool crosses = sends[k], sync = l.dp > 1 && dp_ib == (k == 1);
-        if (!crosses && !sync) continue;
-        out.link_legend[static_cast<std::size_t>(k)] =
-            std::string(k == 1 ? "InfiniBand: " : "NVLink: ") +
-            (crosses && sync ? "stage sends, gradient sync" : crosses ? "stage sends" : "gradient sync");
+        std::string what;
+        for (int x = 1; x < 8; ++x)
+            if (crosses[k][x]) what += (what.empty() ? "" : ", ") + std::string(traffic_words(static_cast<StepTraffic>(x)));
+        if (!what.empty()) out.link_legend[static_cast<std::size_t>(k)] = std::string(k == 1 ? "InfiniBand: " : "NVLink: ") + what;
     }
+    const Layout& l = s.layout;
     const std::string pipeline = l.pp <= 1 ? "no link (PP 1)"
                                  : sends[1] ? (sends[0] ? "NVLink and InfiniBand" : "InfiniBand")
                                             : "NVLink";
@@ -141,6 +195,20 @@ FrontierSteps tell_steps(const EstimateSetup& s, const Estimate& e) {
 }
 
 }  // namespace frontier_detail
+
+std::string_view traffic_words(StepTraffic x) {
+    switch (x) {
+    case StepTraffic::none: return "";
+    case StepTraffic::stage_send: return "stage sends";
+    case StepTraffic::gradient_sync: return "gradient sync";
+    case StepTraffic::weight_gather: return "weights' gather";
+    case StepTraffic::zero: return "ZeRO traffic";
+    case StepTraffic::tensor: return "tensor-parallel collectives";
+    case StepTraffic::context: return "context ring";
+    case StepTraffic::experts: return "expert all-to-alls";
+    }
+    return "";
+}
 
 const std::array<const char*, 7> FrontierSearch::heads = {
     "TP x CP x PP x DP", "micro-batch", "schedule, ZeRO, recompute", "step", "tokens/s", "MFU", "per GPU"};

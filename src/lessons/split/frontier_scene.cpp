@@ -185,8 +185,14 @@ void FrontierView::draw_timeline(Context& ctx, float height) {
     if (r.hovered_row >= 0 && r.hovered_bar >= 0) {
         const core::StepBar& b = m_story.rows[static_cast<std::size_t>(r.hovered_row)].bars[static_cast<std::size_t>(r.hovered_bar)];
         const ui::TimelineBar& drawn = m_rows[static_cast<std::size_t>(r.hovered_row)].bars[static_cast<std::size_t>(r.hovered_bar)];
+        const std::string traffic = b.kind != core::StepBarKind::transfer ? std::string()
+                                    : std::string(core::traffic_words(b.what)) + " on " +
+                                          std::string(core::link_type_label(b.link)) +
+                                          (b.what >= core::StepTraffic::tensor ? " (exposed: they run between the pass's kernels, "
+                                                                                 "drawn together at its end)"
+                                                                               : "");
         if (b.stands_for > 1 && b.kind == core::StepBarKind::transfer)
-            ImGui::SetTooltip("stage %d: steady state, a pass's send to the neighbouring stage\nthis one %s to %s", r.hovered_row + 1,
+            ImGui::SetTooltip("stage %d: steady state, a pass's %s\nthis one %s to %s", r.hovered_row + 1, traffic.c_str(),
                               core::format_seconds(b.start_s).c_str(), core::format_seconds(b.end_s).c_str());
         else if (b.stands_for > 1)
             ImGui::SetTooltip("stage %d: steady state, a forward and a backward in turn\n"
@@ -195,7 +201,7 @@ void FrontierView::draw_timeline(Context& ctx, float height) {
                               core::format_seconds(b.start_s).c_str(), core::format_seconds(b.end_s).c_str());
         else
             ImGui::SetTooltip("stage %d: %s, %s to %s", r.hovered_row + 1,
-                              b.kind == core::StepBarKind::transfer ? "transfer" : ui::bar_kind_name(drawn.kind),
+                              b.kind == core::StepBarKind::transfer ? traffic.c_str() : ui::bar_kind_name(drawn.kind),
                               core::format_seconds(b.start_s).c_str(), core::format_seconds(b.end_s).c_str());
     }
 }

@@ -14,10 +14,18 @@ namespace m2m::core {
 /// What a bar of the step's timeline stands for: a pass, the update, or a transfer on `link`.
 enum class StepBarKind { forward, backward, update, transfer };
 
+/// Which traffic a transfer bar is: a pipeline stage's send, the gradient sync, the weights'
+/// gather after the update (ZeRO 1/2), ZeRO 2/3's traffic during a pass, or the exposed part of a
+/// pass's tensor-parallel collectives, context parallel's key/value ring or expert all-to-alls
+/// (these run between a pass's kernels; the bar puts them together at the pass's end).
+enum class StepTraffic { none, stage_send, gradient_sync, weight_gather, zero, tensor, context, experts };
+std::string_view traffic_words(StepTraffic x);  ///< "stage sends", "gradient sync", ...
+
 struct StepBar {
     double start_s = 0, end_s = 0;
     StepBarKind kind = StepBarKind::forward;
     LinkType link = LinkType::local;  ///< a transfer's link (NVLink or InfiniBand); local for compute
+    StepTraffic what = StepTraffic::none;   ///< a transfer's traffic
     /// Passes the bar stands for: 1, or in a stage's summarised steady state, drawn as forward and
     /// backward stripes in turn, the passes of this stripe and the next (a forward and a backward).
     std::int64_t stands_for = 1;
