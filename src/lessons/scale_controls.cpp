@@ -7,6 +7,7 @@
 
 #include "m2m/presets/models.hpp"
 #include "m2m/presets/presets.hpp"
+#include "ui/widgets.hpp"
 
 namespace m2m::lessons {
 
@@ -19,7 +20,10 @@ PresetRow preset_row() {
 bool model_combo(const char* id, float width, std::string& model) {
     bool changed = false;
     ImGui::SetNextItemWidth(width);
-    if (ImGui::BeginCombo(id, presets::builtin_models().find(model)->shape.name.c_str())) {
+    const std::string& name = presets::builtin_models().find(model)->shape.name;
+    const bool open = ImGui::BeginCombo(id, ui::combo_preview(name, width).c_str());
+    if (!open && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", name.c_str());
+    if (open) {
         for (const auto& m : presets::builtin_models().models)
             if (ImGui::Selectable(m.shape.name.c_str(), m.shape.id == model) && m.shape.id != model) {
                 model = m.shape.id;
@@ -33,7 +37,10 @@ bool model_combo(const char* id, float width, std::string& model) {
 bool preset_combo(const char* id, float width, const std::vector<std::string>& ids, std::string& value) {
     bool changed = false;
     ImGui::SetNextItemWidth(width);
-    if (ImGui::BeginCombo(id, presets::builtin().find(value)->spec.name.c_str())) {
+    const std::string& name = presets::builtin().find(value)->spec.name;
+    const bool open = ImGui::BeginCombo(id, ui::combo_preview(name, width).c_str());
+    if (!open && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", name.c_str());
+    if (open) {
         for (const std::string& x : ids)
             if (ImGui::Selectable(presets::builtin().find(x)->spec.name.c_str(), x == value) && x != value) {
                 value = x;

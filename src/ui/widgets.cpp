@@ -63,6 +63,19 @@ LabelFit fit_label(const char* label, float share, float least) {
     return {std::string("##") + label, avail, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()};
 }
 
+std::string combo_preview(const std::string& name, float width) {
+    const float room = width - ImGui::GetFrameHeight() - ImGui::GetStyle().FramePadding.x * 2;
+    const auto fits = [&](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x <= room; };
+    if (fits(name)) return name;
+    std::string cut = name;
+    while (!cut.empty() && !fits(cut + "\xe2\x80\xa6")) {
+        cut.pop_back();
+        while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80) cut.pop_back();  // whole UTF-8
+        if (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0xC0) cut.pop_back();
+    }
+    return cut + "\xe2\x80\xa6";
+}
+
 void label_focuses_field(const LabelFit& fit) {
     if (ImGui::IsItemActive() || !ImGui::IsMouseClicked(ImGuiMouseButton_Left)) return;
     if (GImGui->LastItemData.InFlags & ImGuiItemFlags_Disabled) return;  // a locked guess takes no typing

@@ -77,6 +77,10 @@ void sources_marker(const std::string& text, Beside place = Beside::if_fits);
 
 /// A tooltip of `text` wrapped at `width_em` font sizes; call it while the item is hovered.
 void tooltip_wrapped(const char* text, float width_em);
+/// A combo box's closed text for `name` in a combo `width` wide: the name where it fits, else cut
+/// at a whole character with an ellipsis ("Server CPU (Xeon Plat…", still told apart from "Server
+/// CPU (AMD…"); never letters cut off at the arrow. The list itself shows the whole names.
+std::string combo_preview(const std::string& name, float width);
 
 /// Wrapped text in a colour.
 void text_wrapped_coloured(ImU32 colour, const std::string& text);

@@ -52,3 +52,23 @@ TEST_CASE("paragraphs wrap at spaces, never inside 0.461 or 1,024, and each line
         CHECK(ui::wrap_at_spaces("", 100).empty());
     });
 }
+
+TEST_CASE("a combo box's closed text is the name where it fits, else cut with an ellipsis where it fits") {
+    test::Headless ui;
+    ui.frame([&] {
+        const std::string name = "DeepSeek-V3 (mixture of experts)";
+        const float arrow = ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2;
+        const float whole = ImGui::CalcTextSize(name.c_str()).x + arrow;
+        CHECK(ui::combo_preview(name, whole + 1) == name);
+        const std::string one_short = ui::combo_preview(name, whole - 1);
+        CHECK_THAT(one_short, Catch::StartsWith("DeepSeek-V3 (mixture of") && Catch::EndsWith("\xe2\x80\xa6"));
+        CHECK(ImGui::CalcTextSize(one_short.c_str()).x <= whole - 1 - arrow);
+        const float narrow = ImGui::CalcTextSize("DeepSe").x + arrow;
+        const std::string cut = ui::combo_preview(name, narrow);
+        CHECK_THAT(cut, Catch::StartsWith("Deep") && Catch::EndsWith("\xe2\x80\xa6"));
+        CHECK(ImGui::CalcTextSize(cut.c_str()).x <= narrow - arrow);
+        // Two server CPUs stay apart when cut.
+        const float cpu = ImGui::CalcTextSize("Server CPU (Xeon Pla").x + arrow;
+        CHECK(ui::combo_preview("Server CPU (Xeon Platinum 8480+)", cpu) != ui::combo_preview("Server CPU (AMD EPYC 9654)", cpu));
+    });
+}

@@ -50,8 +50,9 @@ bool machine_combo(const char* label, const std::vector<std::string>& ids, std::
     // The label goes above when the chip's whole name would not fit beside it (a narrow panel).
     const bool above = ImGui::CalcTextSize(name).x + ImGui::GetFrameHeight() * 1.5f + beside > ImGui::GetContentRegionAvail().x;
     if (above) ImGui::TextUnformatted(label);
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - (above ? 0 : beside));
-    const bool open = ImGui::BeginCombo(above ? (std::string("##") + label).c_str() : label, name);
+    const float width = ImGui::GetContentRegionAvail().x - (above ? 0 : beside);
+    ImGui::SetNextItemWidth(width);
+    const bool open = ImGui::BeginCombo(above ? (std::string("##") + label).c_str() : label, ui::combo_preview(name, width).c_str());
     if (!open && ImGui::IsItemHovered()) ui::tooltip_wrapped(cat.find(ids[index])->spec.source.c_str(), 30);
     if (open) {
         for (std::size_t i = 0; i < ids.size(); ++i) {
