@@ -79,7 +79,8 @@ void summarise_rows(const SplitResult& plan, const std::vector<KernelRecord>& ke
 std::string gpu_sentence(const SplitResult& r, const GpuHolding& g);
 std::string holds_sentence(const SplitResult& r);
 std::string exchange_sentence(const SplitResult& r, bool with_bytes);
-std::string why_sentence(const SplitResult& r);
+/// With `compare` false, nothing that sets this split's bytes against another's (a pending guess).
+std::string why_sentence(const SplitResult& r, bool compare = true);
 std::string time_sentence(const SplitResult& r);
 std::string time_sentence_before_run(const SplitResult& r);  ///< the step time, not its exchanging share
 std::string timing_sentence(const SplitSetup& setup);  ///< which timing the step used, and what it means

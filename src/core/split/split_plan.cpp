@@ -128,6 +128,7 @@ SplitResult plan_split(const NextWordModel& model, const SplitSetup& setup) {
     r.exchange_sentence = exchange_sentence(r, true);
     r.exchange_sentence_before_run = exchange_sentence(r, false);
     r.why_sentence = why_sentence(r);
+    r.why_sentence_before_run = why_sentence(r, false);
     return r;
 }
 

@@ -153,7 +153,7 @@ std::string exchange_sentence(const SplitResult& r, bool with_bytes) {
     return s;
 }
 
-std::string why_sentence(const SplitResult& r) {
+std::string why_sentence(const SplitResult& r, bool compare) {
     const SplitDegrees& d = r.degrees;
     std::vector<std::string> parts;
     if (d.tensor > 1)
@@ -174,10 +174,14 @@ std::string why_sentence(const SplitResult& r) {
                         " shard of every layer's weights, gradients and Adam state on each GPU, so the model's memory is "
                         "divided among them. The price: before a layer computes, going forward and again going back, its "
                         "GPUs all-gather its full weights, and free them after; once its backward is done they "
-                        "reduce-scatter its gradient, so each gets the sum for its own shard, all its Adam step needs. "
-                        "That is three collectives of the weights' size where data parallel's all-reduce costs two (a "
-                        "reduce-scatter and an all-gather): 1.5 times the bytes on the wires. Real FSDP fetches the next "
-                        "layer's weights while this one computes; here each gather waits, so you see every one.");
+                        "reduce-scatter its gradient, so each gets the sum for its own shard, all its Adam step needs. " +
+                        std::string(compare ? "That is three collectives of the weights' size where data parallel needs "
+                                              "one all-reduce: three times the tensors exchanged, as the lesson counts "
+                                              "them; but an all-reduce is itself a reduce-scatter and an all-gather, so "
+                                              "on the wires FSDP moves 1.5 times the bytes. "
+                                            : "") +
+                        "Real FSDP fetches the next layer's weights while this one computes; here each gather waits, so "
+                        "you see every one.");
     else if (d.data > 1)
         parts.push_back("Data parallel all-reduces the gradients because each copy learned from different prompts: "
                         "adding them gives every copy the same total, so all copies take the same step and stay "

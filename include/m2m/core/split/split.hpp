@@ -246,9 +246,10 @@ struct SplitResult {
     std::string exchange_sentence;  ///< "GPUs must exchange: ..."
     std::string why_sentence;       ///< why this collective (tensor parallel) or why none
     std::string time_sentence;      ///< "One training step takes ...: ... computing, ... exchanging, ... idle."
-    /// The same two sentences for a student whose guess (which split exchanges the most bytes) is
-    /// still pending: what must be exchanged and the step time, without the bytes or the exchanging time.
-    std::string exchange_sentence_before_run, time_sentence_before_run;
+    /// The same three sentences for a student whose guess (which split exchanges the most bytes) is
+    /// still pending: what must be exchanged, why, and the step time, without the bytes, the
+    /// exchanging time, or how this split's bytes compare with another's.
+    std::string exchange_sentence_before_run, why_sentence_before_run, time_sentence_before_run;
 };
 
 /// Everything the lesson shows for one setup. Throws std::invalid_argument with the
