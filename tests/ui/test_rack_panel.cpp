@@ -459,7 +459,7 @@ TEST_CASE("predict, then reveal: before a run every readout that answers the gue
     panel.set_collective_guess({core::CollectiveAlgorithm::ring});
     CHECK_THAT(panel.status(), Catch::Contains("answers=hidden") && Catch::EndsWith("cguess=ring revealed=0"));
     // The words under the rack do not name NCCL's pick before the run either.
-    CHECK_THAT(panel.step_head(), Catch::StartsWith("Press Run: the rack shows NCCL's pick") && !Catch::Contains("tree") &&
+    CHECK_THAT(panel.step_head(), Catch::StartsWith("Press Run (Space): the rack shows NCCL's pick") && !Catch::Contains("tree") &&
                                       !Catch::Contains("ring"));
     panel.run_collective();
     for (int i = 0; i < 2000 && !panel.collective_finished(); ++i) run_frames(ui, panel, 1, 0.1f);

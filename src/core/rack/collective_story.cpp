@@ -320,7 +320,7 @@ std::string collective_play_text(const CollectiveResult& r, double t) {
     if (r.algorithm == CollectiveAlgorithm::ring) {
         const std::string step = r.op == CollectiveOp::broadcast ? "The buffer streams down the ring from its root."
                                                                  : ring_step_text(r.op, r.gpus, 0);
-        if (t <= 0) return "Press Run to go around the ring. " + step;
+        if (t <= 0) return "Press Run (Space) to go around the ring. " + step;
         if (r.op == CollectiveOp::broadcast) return step;
         const std::size_t k = t <= r.base_latency_s || r.step_s <= 0
                                   ? 0 : std::min(r.steps - 1, static_cast<std::size_t>((t - r.base_latency_s) / r.step_s));
@@ -339,7 +339,7 @@ std::string collective_play_text(const CollectiveResult& r, double t) {
         break;
     default: bytes = "Every GPU sends a piece to every other GPU."; break;
     }
-    if (t <= 0) return "Press Run: the " + name + ". " + bytes;
+    if (t <= 0) return "Press Run (Space): the " + name + ". " + bytes;
     // The latency first: a wave up the levels and back, each hop in turn.
     double at = r.base_latency_s;
     if (t < at) return "The " + name + "'s fixed start-up cost: " + format_seconds(r.base_latency_s) + ".";

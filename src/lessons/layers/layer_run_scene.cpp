@@ -298,7 +298,7 @@ void LayerRunPanel::draw_readouts() {
         return;
     }
     // Once the run has started the guess is in (guess_locked): no more asking for one.
-    const std::string ask = !guess_locked() ? "Guess how many times sooner the GPU finishes, then press Run: the answer "
+    const std::string ask = !guess_locked() ? "Guess how many times sooner the GPU finishes, then press Run (Space): the answer "
                                               "shows when both machines are done."
                             : m_guess > 0   ? "Your guess is in: the answer shows when both machines are done."
                                             : "The answer shows when both machines are done.";
@@ -324,7 +324,7 @@ void LayerRunPanel::draw_plot(ImVec2 size) {
     }
     const bool by_batch = hw && m_plot_vs_batch;
     if (!by_batch && m_setup.network.widths.size() < 3) {
-        ui::text_wrapped_coloured(th.text_dim, "Add a hidden layer to plot the speedup against its width.");
+        ui::text_wrapped_coloured(th.text_dim, "Add a hidden layer (Hidden layers, in the controls) to plot the speedup against its width.");
         return;
     }
     const auto& sweep = by_batch ? m_batch_sweep : m_sweep;

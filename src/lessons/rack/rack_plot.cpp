@@ -160,7 +160,7 @@ void RackPanel::draw_plot(float height) {
     m_plot_hover = -1;
     if (sw.sizes.empty() || sw.algorithms.empty() || answers_hidden()) {
         // Before a run the curves would answer "which is faster?": keep the room, say when they come.
-        ui::text_wrapped_coloured(th.text_dim, sw.algorithms.empty() ? "" : "Bus bandwidth against message size: press Run and it appears here.");
+        ui::text_wrapped_coloured(th.text_dim, sw.algorithms.empty() ? "" : "Bus bandwidth against message size: press Run (Space) and it appears here.");
         ImGui::SetCursorScreenPos(top);
         ImGui::Dummy(ImVec2(w, height));
         return;

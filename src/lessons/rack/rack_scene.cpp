@@ -216,7 +216,7 @@ float RackPanel::time_split_height(float wrap) const {
 std::string RackPanel::step_head() const {
     // Before Run, NCCL's pick is the question ("NCCL PICKS ?"): the words do not name it either.
     if (!m_algorithm && answers_hidden() && m_collective.steps > 0)
-        return "Press Run: the rack shows NCCL's pick at work.";
+        return "Press Run (Space): the rack shows NCCL's pick at work.";
     return core::collective_play_text(m_collective, m_playback.cursor());
 }
 
@@ -226,7 +226,7 @@ std::vector<std::pair<std::string, bool>> RackPanel::collective_words(bool revea
     std::vector<std::pair<std::string, bool>> out;
     if (m_collective.steps == 0) return out;
     if (!revealed) {
-        out.emplace_back("Which algorithm would NCCL pick here, and why? Press Run to see.", false);
+        out.emplace_back("Which algorithm would NCCL pick here, and why? Press Run (Space) to see.", false);
         return out;
     }
     out.emplace_back(s.choice, false);
@@ -334,7 +334,7 @@ void RackPanel::draw_step() {
 
     // Before Run the step's length and its wires' ends would give the time (and the algorithm) away.
     const bool hidden = answers_hidden();
-    two_lines(th.text_dim, hidden ? std::string("Each wire's sends: press Run.") : s.sends_caption, caption_block_h(wrap));
+    two_lines(th.text_dim, hidden ? std::string("Each wire's sends: press Run (Space).") : s.sends_caption, caption_block_h(wrap));
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float label_w = ImGui::CalcTextSize("InfiniBand sends ").x;
     const float value_w = ImGui::CalcTextSize(" 000.0 ms").x;

@@ -61,7 +61,7 @@ void SplitPanel::draw_predict() {
         ImGui::BeginDisabled(guess_locked());
         if (ImGui::SmallButton("no guess")) m_guess.reset();
         ImGui::EndDisabled();
-        if (m_guess && !step_finished() && !guess_locked()) ImGui::TextDisabled("Now press Run.");
+        if (m_guess && !step_finished() && !guess_locked()) ImGui::TextDisabled("Now press Run (Space).");
     }
     ImGui::TreePop();
 }
