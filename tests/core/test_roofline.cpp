@@ -2,6 +2,7 @@
 // precisions a chip has no units for, caches, and the fixed per-layer costs.
 #include <catch2/catch.hpp>
 
+#include "m2m/core/engine/text.hpp"
 #include "m2m/core/layers/layer_run.hpp"
 #include "m2m/presets/presets.hpp"
 
@@ -227,4 +228,17 @@ TEST_CASE("lesson mode refuses a batch, a precision or a cache state: they are h
     CHECK_THAT(validate(h), Catch::Contains("4,096"));
     h.batch = 0;
     CHECK_FALSE(validate(h).empty());
+}
+
+TEST_CASE("the speedup against the batch is told from its own sweep: where the GPU pulls ahead, or that it leads throughout") {
+    const auto point = [](int batch, double speedup) { return SpeedupPoint{batch, speedup, 1, speedup}; };
+    CHECK(batch_sweep_text({point(1, 0.5), point(16, 0.9), point(256, 3), point(4096, 40)}) ==
+          "With these two machines the GPU pulls ahead from batch 256 on, once each weight it reads serves that many "
+          "inputs (" + format_ratio(0.5) + " at batch 1, " + format_ratio(40) + " at 4,096).");
+    CHECK_THAT(batch_sweep_text({point(1, 2), point(4096, 300)}), Catch::StartsWith("With these two machines the GPU is ahead at every batch ("));
+    CHECK_THAT(batch_sweep_text({point(1, 0.01), point(4096, 0.2)}), Catch::StartsWith("With these two machines the GPU is not ahead at any batch up to 4,096"));
+    // The real sweep, the text it gives never speaks of widths.
+    const LayerRunSetup s = hardware({64, 512, 512, 10}, "laptop-cpu", "h100");
+    const std::string text = batch_sweep_text(batch_sweep(s, {1, 16, 256, 4096}));
+    CHECK_THAT(text, Catch::Contains("batch") && !Catch::Contains("wide"));
 }

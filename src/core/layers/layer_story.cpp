@@ -148,6 +148,20 @@ std::string crossover_text(const LayerRunSetup& s) {
 
 }  // namespace
 
+std::string batch_sweep_text(const std::vector<SpeedupPoint>& sweep) {
+    if (sweep.empty()) return {};
+    const SpeedupPoint &first = sweep.front(), &last = sweep.back();
+    const std::string ends = " (" + format_ratio(first.speedup) + " at batch " + format_count(first.width) + ", " +
+                             format_ratio(last.speedup) + " at " + format_count(last.width) + ")";
+    const auto ahead = std::find_if(sweep.begin(), sweep.end(), [](const SpeedupPoint& p) { return p.speedup > 1; });
+    if (ahead == sweep.end())
+        return "With these two machines the GPU is not ahead at any batch up to " + format_count(last.width) + ends + ".";
+    if (ahead == sweep.begin())
+        return "With these two machines the GPU is ahead at every batch" + ends + ".";
+    return "With these two machines the GPU pulls ahead from batch " + format_count(ahead->width) +
+           " on, once each weight it reads serves that many inputs" + ends + ".";
+}
+
 Bound dominant_bound(const std::vector<LayerPoint>& layers, bool gpu) {
     std::array<double, 4> time{};
     for (const auto& l : layers) {

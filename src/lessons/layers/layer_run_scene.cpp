@@ -336,7 +336,10 @@ void LayerRunPanel::draw_plot(ImVec2 size) {
     ui::log_log_plot(m_ctx.view, "speedup", {s}, markers,
                      by_batch ? "batch (inputs run together)" : "width of every hidden layer (neurons)",
                      "CPU time / GPU time", ImVec2(size.x, std::max(size.y - text_h, ImGui::GetFontSize() * 6)), 1.0);
-    if (hw) ui::text_wrapped_coloured(th.text_dim, m_revealed ? m_story.crossover : "The curve shows once the run is done.");
+    if (hw)
+        ui::text_wrapped_coloured(th.text_dim, !m_revealed ? "The curve shows once the run is done."
+                                               : by_batch  ? core::batch_sweep_text(m_batch_sweep)
+                                                           : m_story.crossover);
 }
 
 }  // namespace m2m::lessons

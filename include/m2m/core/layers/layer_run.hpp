@@ -153,5 +153,8 @@ struct LayerRunStory {
 /// The bound that holds for most of a machine's time (summed over its layers).
 Bound dominant_bound(const std::vector<LayerPoint>& layers, bool gpu);
 LayerRunStory tell(const LayerRunSetup& setup, const LayerRunResult& result);
+/// Hardware mode's speedup against the batch (a batch_sweep) in words: the batch from which the GPU
+/// pulls ahead, or that it leads (or trails) at every batch of the sweep, and by how much at its ends.
+std::string batch_sweep_text(const std::vector<SpeedupPoint>& sweep);
 
 }  // namespace m2m::core
