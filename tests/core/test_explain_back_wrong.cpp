@@ -127,6 +127,10 @@ std::vector<AnswerCase> right_answers_near_wrong_words() {
         {"a neuron waits for a layer, not for its neighbours",
          "Each neuron waits for the previous layer, not for the other neurons in its layer.", AnswerKind::answer,
          "independent_outputs,layers_depend", "none"},
+        {"waits for no other output", "Each output waits for no other output in its layer.", AnswerKind::answer,
+         "independent_outputs", "none"},
+        {"depends on none of the others", "A neuron depends on none of the other neurons in its layer.",
+         AnswerKind::answer, "independent_outputs", "none"},
         {"no, they are independent", "No, each neuron is independent of the others, and the GPU runs them all at once.",
          AnswerKind::answer, "independent_outputs,gpu_many_cores", "none"},
         {"the CPU doesn't", "The CPU doesn't have thousands of cores, it only has a few, so it can't do every dot product "

@@ -81,6 +81,8 @@ void add_independence_cues(Cues& k) {
                             "NEG ~4 depend*|rely|relies|reli*|wait*|need*|require*|affect*|interact*|interfer*|care|talk*|share* "
                             "~6 each|one|other|others|another|eachother|rest|neighbour*|neighbor*",
                             "need*|require* ~1 NEG ~3 from|of ~3 other|others|each|another|neighbour*|neighbor*|rest",
+                            "depend*|rely|relies|wait*|need*|require* ~1 on|upon|for|from ~1 NEG ~3 other|others|each|"
+                            "another|eachother|neighbour*|neighbor*|rest",
                             "NEG for|on|from ~3 other|others|each|another|eachother|neighbour*|neighbor*|rest",
                             "NEG ~2 dependenc*|dependent|connection|interaction|communication ~4 between|among|within",
                             "without wait*|depend*|coordinat*|sync*",
