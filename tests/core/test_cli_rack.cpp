@@ -185,6 +185,13 @@ TEST_CASE("sim collective --nccl prices with an older NCCL's model: 2.18 picks N
     CHECK(sweep["nccl_version"] == "2.23.4-1");
     const auto same = ok({"collective", "--gpus", "8", "--bytes", "1048576", "--nccl", "2.30.7-1", "--json"});
     CHECK(same["time_s"] == now["time_s"]);
+    // Up to 2.28.3 NCCL turns NVLS off with two GPUs in a node: no size of an older model's sweep
+    // on 2 H100s picks it, nor lists it; 2.30.7 prices it there.
+    const auto two_old = ok({"collective", "--gpus", "2", "--sweep", "--nccl", "2.23.4", "--json"});
+    for (const auto& row : two_old["sizes"]) CHECK(row["auto"] != "nvls");
+    CHECK(two_old.dump().find("\"nvls\"") == std::string::npos);
+    const auto two_now = ok({"collective", "--gpus", "2", "--sweep", "--json"});
+    CHECK(two_now.dump().find("\"nvls\"") != std::string::npos);
 }
 
 TEST_CASE("sim transfer and sim collective read nccl-tests' byte suffixes K, M, G and T as powers of 1024") {
@@ -238,6 +245,8 @@ TEST_CASE("every bad input to sim transfer and sim collective exits 2 with one l
         {{"collective", "--gpus", "8", "--bytes", "1e6", "--hardware", "v100"}, "--hardware"},
         {{"collective", "--gpus", "8", "--bytes", "1e6", "--rings", "0"}, "--rings"},
         {{"collective", "--gpus", "8", "--bytes", "1e6", "--nccl", "2.19"}, "--nccl"},
+        {{"collective", "--gpus", "2", "--bytes", "1e9", "--algorithm", "nvls", "--nccl", "2.18.5"},
+         "NCCL 2.18.5-1 turns NVLS off with 2 GPUs of the group in a node"},
         {{"collective", "--gpus", "8", "--bytes", "1e6", "--nccl", "latest"}, "--nccl"},
         {{"collective", "--gpus", "8", "--bytes", "1e6", "--nccl", ""}, "NCCL \"\" (accepted: 2.18.5"},
     };

@@ -124,6 +124,7 @@ void NcclModel::tune(const SystemSpec&) {
         if (m_op == CollectiveOp::broadcast && a != CollectiveAlgorithm::ring) continue;
         if (gathers(m_op) && a != CollectiveAlgorithm::ring && (a != CollectiveAlgorithm::nvls || m_t.nvls_2_18)) continue;
         if (nvls_kind && !m_nvls) continue;
+        if (nvls_kind && m_group.gpus_per_node < m_t.nvls_min_node_gpus) continue;  // transport/nvls.cc turns it off
         if (a == CollectiveAlgorithm::nvls && m_group.nodes > 1) continue;       // needs IB SHARP (CollNet)
         if (a == CollectiveAlgorithm::nvls_tree && m_group.nodes == 1) continue;
         for (CollectiveProtocol p : all_protocols) {
@@ -318,8 +319,12 @@ std::string NcclModel::refusal(const CollectiveChoice& choice) const {
         if (nvls_kind && gathers(m_op) && m_group.nodes > 1)
             return "NVLS " + label + " across nodes needs InfiniBand SHARP switches, which this model leaves out (accepted: " +
                    accepted + ")";
-        if (nvls_kind && m_group.gpus_per_node < 2)
-            return "NVLS needs at least 2 GPUs of the group in each node (accepted: " + accepted + ")";
+        if (nvls_kind && m_group.gpus_per_node < m_t.nvls_min_node_gpus)
+            return m_t.nvls_min_node_gpus > 2
+                       ? "NCCL " + std::string(m_t.version) + " turns NVLS off with " +
+                             std::to_string(m_group.gpus_per_node) + " GPUs of the group in a node (transport/nvls.cc "
+                             "up to 2.28.3: gpuCount <= 2) (accepted: " + accepted + ")"
+                       : "NVLS needs at least 2 GPUs of the group in each node (accepted: " + accepted + ")";
         bool any = false;
         for (CollectiveProtocol p : all_protocols) any = any || available(a, p);
         if (!any) return "NCCL has no " + name + " " + label + " (accepted: " + accepted + ")";

@@ -63,6 +63,7 @@ const NcclTuning v2_22 = {
     false,
     true,
     false,
+    3,  // nvls_min_node_gpus: gpuCount <= 2 turns NVLS off
 };
 
 // The other tags, each as 2.22.3-1 with what its tuning.cc (lines 56-105, ncclTopoTuneModel)

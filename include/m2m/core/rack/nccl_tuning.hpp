@@ -73,6 +73,9 @@ struct NcclTuning {
     /// would not fit their NVLink), which the rule skips. On Hopper always; on Blackwell too from
     /// 2.25 (`minCompCap >= 90`, before `== 90`).
     bool extra_channels_blackwell = true;
+    /// NVLS needs at least this many GPUs of the communicator in a node: up to 2.28.3,
+    /// transport/nvls.cc turns it off when its topology holds two GPUs or fewer (`gpuCount <= 2`).
+    std::uint32_t nvls_min_node_gpus = 2;
 };
 
 /// The version the model uses: NCCL 2.30.7-1 (tag 73cf1122), src/graph/tuning.cc lines 139-212.
