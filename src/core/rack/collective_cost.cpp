@@ -1,9 +1,8 @@
 // NCCL's closed-form collective cost (src/graph/tuning.cc: ncclTopoTuneModel, ncclTopoGetAlgoTime)
 // restated in our own words, on graphs read from its topology search (src/graph/search.cc).
 //
-// [SECTION] graphs   [SECTION] the cost table   [SECTION] choosing
-// (What a run does otherwise than NCCL's estimate says, NVLS's pipeline fill, small messages'
-// fewer channels and NVLS's rate in one node, is in beyond_estimate.cpp.)
+// [SECTION] graphs   [SECTION] the cost table   [SECTION] choosing. What a run does otherwise (NVLS's
+// pipeline fill, small messages' fewer channels, NVLS's rate in one node): beyond_estimate.cpp.
 #include "m2m/core/rack/collective_cost.hpp"
 
 #include <algorithm>
@@ -257,8 +256,8 @@ NcclModel::LatencyParts NcclModel::latency_parts(CollectiveAlgorithm a, Collecti
     const bool one_per_node = m_group.gpus == m_group.nodes && m_t.one_per_node_tree_latency;
     out.network_hop_s = m_t.hop_latency_us[hw_net][ai(one_per_node ? CollectiveAlgorithm::tree : a)][pi(p)] * 1e-6;
     if (a == CollectiveAlgorithm::ring && m_group.nodes > 1)
-        out.nvlink_hop_s = std::max(out.nvlink_hop_s, (m_host == HostCpu::amd ? 2e-6 : 1e-6) *
-                                                          (p == CollectiveProtocol::simple ? 3.0 : 1.0));
+        out.nvlink_hop_s =
+            std::max(out.nvlink_hop_s, (m_host == HostCpu::amd ? 2e-6 : 1e-6) * (p == CollectiveProtocol::simple ? 3.0 : 1.0));
     return out;
 }
 
@@ -319,12 +318,9 @@ std::string NcclModel::refusal(const CollectiveChoice& choice) const {
         if (nvls_kind && gathers(m_op) && m_group.nodes > 1)
             return "NVLS " + label + " across nodes needs InfiniBand SHARP switches, which this model leaves out (accepted: " +
                    accepted + ")";
-        if (nvls_kind && m_group.gpus_per_node < m_t.nvls_min_node_gpus)
-            return m_t.nvls_min_node_gpus > 2
-                       ? "NCCL " + std::string(m_t.version) + " turns NVLS off with " +
-                             std::to_string(m_group.gpus_per_node) + " GPUs of the group in a node (transport/nvls.cc "
-                             "up to 2.28.3: gpuCount <= 2) (accepted: " + accepted + ")"
-                       : "NVLS needs at least 2 GPUs of the group in each node (accepted: " + accepted + ")";
+        if (nvls_kind && m_group.gpus_per_node < m_t.nvls_min_node_gpus)  // transport/nvls.cc
+            return "NCCL " + std::string(m_t.version) + " runs NVLS only with at least " + std::to_string(m_t.nvls_min_node_gpus) +
+                   " GPUs of the group in each node (accepted: " + accepted + ")";
         bool any = false;
         for (CollectiveProtocol p : all_protocols) any = any || available(a, p);
         if (!any) return "NCCL has no " + name + " " + label + " (accepted: " + accepted + ")";
