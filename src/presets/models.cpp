@@ -150,7 +150,11 @@ std::optional<core::SystemSpec> estimator_system(std::string_view gpu_id) {
     if (key.empty()) return std::nullopt;
     const SystemPreset* s = builtin().find_system(key == "h200" ? "h100" : key);
     if (!s) return std::nullopt;
-    return s->spec;
+    core::SystemSpec spec = s->spec;
+    // An H200 node has the DGX H100's links (NVLink 4 and NVSwitch, NDR InfiniBand): its own name
+    // with them, not the H100 node's.
+    if (key == "h200") spec.name = "HGX H200: 8x H200 SXM 141GB, NVLink 4 + NVSwitch, InfiniBand NDR (the DGX H100's links)";
+    return spec;
 }
 
 std::optional<core::EstimateSetup> estimator_setup(const core::TransformerShape& model, std::string_view gpu_id) {

@@ -433,3 +433,20 @@ TEST_CASE("one CPU takes millennia, one GPU decades, a cluster weeks: GPT-3 175B
     }
     CHECK(c.assumptions.size() >= 3);
 }
+
+TEST_CASE("the estimate's assumptions read right for every choice: no recompute, TP 1, an H200 node") {
+    core::EstimateSetup s = setup_for(preset("llama3-8b"), "h200", 1, 1, 8, 64);
+    s.layout.recompute = core::Recompute::none;
+    s.layout.attention = core::AttentionKernel::standard;
+    const core::Estimate plain = core::estimate(s, false);
+    std::string all;
+    for (const std::string& a : plain.assumptions) all += a + "\n";
+    CHECK_THAT(all, !Catch::Contains("none recompute"));
+    CHECK_THAT(all, Catch::Contains("nothing runs twice"));
+    CHECK_THAT(all, Catch::Contains("Tensor parallel: none (TP 1)") && !Catch::Contains("2 all-gathers and 2 reduce-scatters"));
+    s.layout.attention = core::AttentionKernel::flash;
+    std::string flash;
+    for (const std::string& a : core::estimate(s, false).assumptions) flash += a;
+    CHECK_THAT(flash, Catch::Contains("what flash attention's backward pass computes a second time"));
+    CHECK_THAT(s.system.name, Catch::StartsWith("HGX H200"));
+}

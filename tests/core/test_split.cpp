@@ -383,3 +383,11 @@ TEST_CASE("the words a pending guess may read name what is exchanged, not how ma
         CHECK_THAT(r.time_sentence, Catch::Contains(format_seconds(r.step.communication_s)));
     }
 }
+
+TEST_CASE("a ring across two nodes is said to cross NVLink inside them and InfiniBand between them") {
+    const SplitResult r = run_split(model(), setup_for(Strategy::data, 8, 1, Placement::two_nodes));
+    CHECK_THAT(r.exchange_sentence, Catch::Contains("on the wires over NVLink and InfiniBand"));
+    CHECK_THAT(r.exchange_sentence, Catch::EndsWith("InfiniBand carries the gradient all-reduces where they cross from one node to the other."));
+    const SplitResult fsdp = run_split(model(), setup_for(Strategy::fsdp, 8, 1, Placement::two_nodes));
+    CHECK_THAT(fsdp.exchange_sentence, Catch::Contains("FSDP gathers and reduce-scatters") && !Catch::Contains("FSDP's collectives"));
+}

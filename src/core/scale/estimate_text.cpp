@@ -35,9 +35,15 @@ std::string compute_sentence(const EstimateSetup& setup) {
 std::string flops_sentence(const EstimateSetup& setup) {
     const Layout& l = setup.layout;
     return "Model FLOPs per token: 6 x (the weights a token multiplies + V h) + 12 l s h (Korthikanti et al. 2022; "
-           "a mixture of experts counts its top-k and shared experts only); hardware FLOPs also count what " +
-           std::string(l.attention == AttentionKernel::flash ? "flash attention's backward pass and " : "") +
-           std::string(recompute_name(l.recompute)) + " recompute compute a second time." +
+           "a mixture of experts counts its top-k and shared experts only); hardware FLOPs also count " +
+           [&] {  // what runs a second time, in words that read with "none" too
+               const bool flash = l.attention == AttentionKernel::flash, again = l.recompute != Recompute::none;
+               const std::string recompute = std::string(recompute_name(l.recompute)) + " recompute";
+               if (flash && again) return "what flash attention's backward pass and " + recompute + " compute a second time.";
+               if (flash) return std::string("what flash attention's backward pass computes a second time.");
+               if (again) return "what " + recompute + " computes a second time.";
+               return std::string("nothing more: without recompute and with standard attention nothing runs twice.");
+           }() +
            (l.recompute == Recompute::selective
                 ? " Selective recompute runs each layer's attention core forward again in the backward pass "
                   "(Megatron-Core checkpoints it whatever the kernel)."
@@ -49,11 +55,13 @@ std::string flops_sentence(const EstimateSetup& setup) {
 
 std::string parallel_sentence(const EstimateSetup& setup, const LayoutLinks& links) {
     const Layout& l = setup.layout;
-    std::string s = "Tensor parallel: per layer, 2 all-gathers and 2 reduce-scatters forward and backward (sequence "
+    std::string s =
+        l.tp <= 1 ? "Tensor parallel: none (TP 1), so no layer's matrices are split and no collective runs inside a layer."
+                  : "Tensor parallel: per layer, 2 all-gathers and 2 reduce-scatters forward and backward (sequence "
                     "parallel; 2 all-reduces each way without it) over " + link_word(links.tp_link()) +
-                    (l.tp_overlap ? ", hidden behind the layer's matrix multiplies where they are longer, except the last "
-                                    "quarter of each forward reduce-scatter (Transformer Engine splits its GEMM in 4)."
-                                  : ", on the compute stream: nothing hides them (Megatron-LM's default).");
+                        (l.tp_overlap ? ", hidden behind the layer's matrix multiplies where they are longer, except the last "
+                                        "quarter of each forward reduce-scatter (Transformer Engine splits its GEMM in 4)."
+                                      : ", on the compute stream: nothing hides them (Megatron-LM's default).");
     if (l.cp > 1)
         s += " Context parallel: each GPU keeps 1/" + std::to_string(l.cp) +
              " of every sequence; its keys and values pass round the ring of " + std::to_string(l.cp) +

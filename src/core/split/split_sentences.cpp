@@ -122,9 +122,12 @@ std::string exchange_sentence(const SplitResult& r, bool with_bytes) {
         (e.op == ExchangeOp::all_gather ? ag : e.op == ExchangeOp::reduce_scatter ? rs : e.op == ExchangeOp::send ? sends : ar) +=
             e.times;
         (e.link == LinkType::infiniband ? ib : nv) = true;
+        // A collective across two nodes with more GPUs than nodes rings inside them too: NVLink
+        // carries those hops, InfiniBand only the ones between the nodes.
+        if (e.link == LinkType::infiniband && e.op != ExchangeOp::send && e.gpus.size() > 2) nv = true;
         const std::string kind = e.op == ExchangeOp::send         ? "pipeline sends"
                                  : e.op == ExchangeOp::all_reduce ? "gradient all-reduces"
-                                 : r.degrees.sharded              ? "FSDP's collectives"
+                                 : r.degrees.sharded              ? "FSDP gathers and reduce-scatters"
                                                                   : "tensor-parallel collectives";
         if (e.link == LinkType::infiniband && std::find(on_ib.begin(), on_ib.end(), kind) == on_ib.end())
             on_ib.push_back(kind);
@@ -149,7 +152,7 @@ std::string exchange_sentence(const SplitResult& r, bool with_bytes) {
                     (with_bytes ? " of " + format_bytes(static_cast<double>(r.exchanged_bytes)) + " of tensors per step, putting " +
                                       format_bytes(r.wire_bytes) + " on the wires " + link_text(nv, ib) + "."
                                 : " per step " + link_text(nv, ib) + "; how many bytes they move shows once the step has run.");
-    if (ib) s += " InfiniBand carries the " + join_and(on_ib) + ", because those GPUs sit in different nodes.";
+    if (ib) s += " InfiniBand carries the " + join_and(on_ib) + " where they cross from one node to the other.";
     return s;
 }
 
