@@ -247,6 +247,10 @@ TEST_CASE("every bad input to sim transfer and sim collective exits 2 with one l
         {{"collective", "--gpus", "8", "--bytes", "1e6", "--nccl", "2.19"}, "--nccl"},
         {{"collective", "--gpus", "2", "--bytes", "1e9", "--algorithm", "nvls", "--nccl", "2.18.5"},
          "NCCL 2.18.5-1 runs NVLS only with at least 3 GPUs of the group in each node"},
+        {{"collective", "--gpus", "10", "--bytes", "1e9", "--algorithm", "nvls", "--nccl", "2.23.4"},
+         "NCCL 2.23.4-1 runs NVLS only with at least 3 GPUs of the group in each node"},  // 8 + 2
+        {{"collective", "--gpus", "9", "--bytes", "1e9", "--algorithm", "nvls"},
+         "runs NVLS only with at least 2 GPUs of the group in each node"},  // 8 + 1: nothing to multicast to
         {{"collective", "--gpus", "8", "--bytes", "1e6", "--nccl", "latest"}, "--nccl"},
         {{"collective", "--gpus", "8", "--bytes", "1e6", "--nccl", ""}, "NCCL \"\" (accepted: 2.18.5"},
     };

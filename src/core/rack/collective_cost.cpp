@@ -123,7 +123,7 @@ void NcclModel::tune(const SystemSpec&) {
         if (m_op == CollectiveOp::broadcast && a != CollectiveAlgorithm::ring) continue;
         if (gathers(m_op) && a != CollectiveAlgorithm::ring && (a != CollectiveAlgorithm::nvls || m_t.nvls_2_18)) continue;
         if (nvls_kind && !m_nvls) continue;
-        if (nvls_kind && m_group.gpus_per_node < m_t.nvls_min_node_gpus) continue;  // transport/nvls.cc turns it off
+        if (nvls_kind && m_group.fewest() < m_t.nvls_min_node_gpus) continue;  // transport/nvls.cc turns it off
         if (a == CollectiveAlgorithm::nvls && m_group.nodes > 1) continue;       // needs IB SHARP (CollNet)
         if (a == CollectiveAlgorithm::nvls_tree && m_group.nodes == 1) continue;
         for (CollectiveProtocol p : all_protocols) {
@@ -318,7 +318,7 @@ std::string NcclModel::refusal(const CollectiveChoice& choice) const {
         if (nvls_kind && gathers(m_op) && m_group.nodes > 1)
             return "NVLS " + label + " across nodes needs InfiniBand SHARP switches, which this model leaves out (accepted: " +
                    accepted + ")";
-        if (nvls_kind && m_group.gpus_per_node < m_t.nvls_min_node_gpus)  // transport/nvls.cc
+        if (nvls_kind && m_group.fewest() < m_t.nvls_min_node_gpus)  // transport/nvls.cc
             return "NCCL " + std::string(m_t.version) + " runs NVLS only with at least " + std::to_string(m_t.nvls_min_node_gpus) +
                    " GPUs of the group in each node (accepted: " + accepted + ")";
         bool any = false;

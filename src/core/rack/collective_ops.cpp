@@ -67,6 +67,8 @@ CollectiveGroup collective_group(const Cluster& cluster, std::span<const GpuId> 
         while (j < nodes.size() && nodes[j] == nodes[i]) ++j;
         ++out.nodes;
         out.gpus_per_node = std::max(out.gpus_per_node, static_cast<std::uint32_t>(j - i));
+        out.fewest_per_node = out.fewest_per_node ? std::min(out.fewest_per_node, static_cast<std::uint32_t>(j - i))
+                                                  : static_cast<std::uint32_t>(j - i);
         i = j;
     }
     return out;
@@ -77,6 +79,7 @@ CollectiveGroup first_gpus_group(std::uint32_t gpus, std::uint32_t node_size) {
     out.gpus = gpus;
     out.gpus_per_node = std::min(gpus, std::max(node_size, 1u));
     out.nodes = out.gpus_per_node ? (gpus + out.gpus_per_node - 1) / out.gpus_per_node : 0;
+    if (out.nodes > 0) out.fewest_per_node = gpus - (out.nodes - 1) * out.gpus_per_node;  // the last node's
     return out;
 }
 

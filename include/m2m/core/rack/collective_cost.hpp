@@ -38,8 +38,11 @@ double bytes_on_wires(CollectiveOp op, std::size_t n, double bytes);
 /// nodes. Every GPU has its own NIC (DGX and HGX nodes do), so a node's members use as many NICs.
 struct CollectiveGroup {
     std::uint32_t gpus = 0;
-    std::uint32_t gpus_per_node = 0;
+    std::uint32_t gpus_per_node = 0;  ///< the most in any node
     std::uint32_t nodes = 0;
+    std::uint32_t fewest_per_node = 0;  ///< the fewest in any node (0: as gpus_per_node)
+    /// NVLS needs enough GPUs in every node: 8 + 1 leaves a node of one.
+    std::uint32_t fewest() const { return fewest_per_node ? fewest_per_node : gpus_per_node; }
 };
 /// The group of these GPUs of the cluster.
 CollectiveGroup collective_group(const Cluster& cluster, std::span<const GpuId> gpus);
