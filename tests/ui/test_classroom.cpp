@@ -260,6 +260,14 @@ TEST_CASE("Lesson 1's guess is in once the run starts and opens again when a set
     panel.playback().reset();
     ui.frame([&] { panel.draw(0); });
     CHECK(panel.guess_locked());  // Reset replays the same question
+    // A click on the locked box and digits typed: the box takes the keys (so the app's lesson keys
+    // do not see them) and keeps the guess.
+    click(ui, panel, "guess_box");
+    CHECK(ImGui::GetIO().WantTextInput);
+    ImGui::GetIO().AddInputCharacter('7');
+    ui.frame([&] { panel.draw(0); });
+    ui.frame([&] { panel.draw(0); });
+    CHECK_THAT(panel.status(), Catch::Contains("guess=3 "));
     core::LayerRunSetup wider = panel.setup();
     wider.network.widths = {4, 64, 64, 3};
     panel.apply(wider);

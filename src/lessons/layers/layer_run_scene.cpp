@@ -131,11 +131,14 @@ void LayerRunPanel::draw_presenter_strip() {
 }
 
 void LayerRunPanel::draw_guess_box(const char* label) {
+    // Locked: read-only and greyed, but still a field that takes the keyboard when clicked, so
+    // digits typed into it do not fall through to the lesson keys (1-4 switch lessons).
     const bool locked = guess_locked();
-    ImGui::BeginDisabled(locked);
-    ImGui::InputFloat(label, &m_guess, 0, 0, m_guess > 0 ? "%.3g" : locked ? "no guess" : "your guess");
-    ImGui::EndDisabled();
-    if (locked && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    if (locked) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().DisabledAlpha);
+    ImGui::InputFloat(label, &m_guess, 0, 0, m_guess > 0 ? "%.3g" : locked ? "no guess" : "your guess",
+                      locked ? ImGuiInputTextFlags_ReadOnly : 0);
+    if (locked) ImGui::PopStyleVar();
+    if (locked && ImGui::IsItemHovered())
         ui::tooltip_wrapped("The guess is in once the run starts: change a setting to guess again.", 24);
     m_guess = std::clamp(m_guess, 0.0f, 1e9f);
 }

@@ -196,11 +196,15 @@ void RackPanel::locked_tooltip() const {
 
 void RackPanel::draw_times_guess(const char* label) {
     float times = static_cast<float>(m_guess.times);
+    // Locked: read-only and greyed, but a field that takes the keyboard when clicked (digits typed
+    // into it must not switch lessons).
     const bool locked = guess_locked();
-    ImGui::BeginDisabled(locked);
-    if (ImGui::InputFloat(label, &times, 0, 0, times > 0 ? "%.3g" : locked ? "no guess" : "your guess"))
+    if (locked) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().DisabledAlpha);
+    if (ImGui::InputFloat(label, &times, 0, 0, times > 0 ? "%.3g" : locked ? "no guess" : "your guess",
+                          locked ? ImGuiInputTextFlags_ReadOnly : 0) &&
+        !locked)
         m_guess.times = std::clamp(static_cast<double>(times), 0.0, 1e6);
-    ImGui::EndDisabled();
+    if (locked) ImGui::PopStyleVar();
     locked_tooltip();
     m_ctx.items.note("guess_times");
 }
