@@ -7,6 +7,7 @@
 
 #include "m2m/core/engine/text.hpp"
 #include "m2m/core/explain/explain_back.hpp"
+#include "m2m/presets/presets.hpp"
 
 using namespace m2m::core;
 
@@ -137,4 +138,28 @@ TEST_CASE("the width comparison sets only runs timed alike side by side") {
     CHECK(run_fact_sentences(std::vector<RunFact>{narrow, wide}).size() == 2);
     wide.batch = 256;
     CHECK(run_fact_sentences(std::vector<RunFact>{narrow, wide}).size() == 1);
+}
+
+TEST_CASE("a hardware run's fact keeps its batch and precision, so a batch's gain is not told as the width's") {
+    const auto& cat = m2m::presets::builtin();
+    LayerRunSetup s;
+    s.mode = TimingMode::hardware;
+    s.cpu = cat.find("epyc-9654")->spec;
+    s.gpu = cat.find("h100")->spec;
+    s.cpu_cores = s.cpu.cores;
+    s.gpu_cores = s.gpu.cores;
+    s.precision = Precision::bf16;
+    s.network.widths = {4, 6, 6, 3};
+    const LayerRunFact narrow = layer_run_fact(s, run_layers(s));
+    CHECK(narrow.batch == 1);
+    CHECK(narrow.precision == "BF16");
+    s.network.widths = {4, 4096, 4096, 3};
+    s.batch = 4096;
+    const LayerRunFact wide = layer_run_fact(s, run_layers(s));
+    CHECK(wide.batch == 4096);
+    const auto sentences = run_fact_sentences(std::vector<RunFact>{narrow, wide});
+    std::string all;
+    for (const auto& x : sentences) all += x + "\n";
+    CHECK_THAT(all, Catch::Contains("batch 4,096") && Catch::Contains("BF16"));
+    CHECK_THAT(all, !Catch::Contains("grew with the width"));  // batch and width both changed: not alike
 }
