@@ -271,3 +271,31 @@ TEST_CASE("clicking the Real scale tab opens it, and the lesson's tab brings the
     click("tab_layer_by_layer");
     CHECK(panel.save_state()["real_scale"]["open"] == false);
 }
+
+TEST_CASE("dragging the cluster slider and letting go applies the GPU count where the drag ended") {
+    test::Headless ui;
+    lessons::RealScaleView view;
+    view.open();
+    for (int i = 0; i < 3; ++i) ui.frame([&] { view.draw(ui.context()); });
+    REQUIRE(view.settings().cluster_gpus == 1024);
+    const auto r = ui.context().items.rect("real_scale_gpus");
+    REQUIRE(r);
+    ImGuiIO& io = ImGui::GetIO();
+    const float y = (r->y + r->w) * 0.5f;
+    io.MousePos = ImVec2(r->z - 2, y);  // press at the right end, drag to the left end, let go
+    ui.frame([&] { view.draw(ui.context()); });
+    io.MouseDown[0] = true;
+    ui.frame([&] { view.draw(ui.context()); });
+    for (int i = 0; i < 4; ++i) {
+        io.MousePos = ImVec2(r->z - (r->z - r->x) * 0.25f * static_cast<float>(i + 1), y);
+        ui.frame([&] { view.draw(ui.context()); });
+    }
+    io.MousePos = ImVec2(r->x + 1, y);
+    ui.frame([&] { view.draw(ui.context()); });
+    io.MouseDown[0] = false;
+    ui.frame([&] { view.draw(ui.context()); });
+    ui.frame([&] { view.draw(ui.context()); });
+    io.MousePos = ImVec2(-1, -1);
+    CHECK(view.settings().cluster_gpus == lessons::RealScaleView::min_cluster_gpus);
+    CHECK(view.computations() == 2);
+}

@@ -191,7 +191,9 @@ bool RealScaleView::draw_tokens(Context& ctx, Settings& s) {
 
 bool RealScaleView::draw_cluster_size(Context& ctx, Settings& s) {
     ImGui::TextUnformatted("GPUs in the cluster");
-    int exponent = static_cast<int>(std::lround(std::log2(s.cluster_gpus)));
+    // While dragged, the slider's own value; ImGui reports the release a frame after the last move,
+    // when a value rebuilt from the setting would have forgotten where the drag ended.
+    int exponent = m_drag_exponent >= 0 ? m_drag_exponent : static_cast<int>(std::lround(std::log2(s.cluster_gpus)));
     const int lo = static_cast<int>(std::lround(std::log2(min_cluster_gpus)));
     const int hi = static_cast<int>(std::lround(std::log2(max_cluster_gpus)));
     const std::string shown = core::format_count(s.cluster_gpus);
@@ -201,9 +203,11 @@ bool RealScaleView::draw_cluster_size(Context& ctx, Settings& s) {
     // when the slider is let go, not on every frame of the drag.
     const int dragged = 1 << std::clamp(exponent, lo, hi);
     bool changed = false;
-    if (ImGui::IsItemDeactivatedAfterEdit() && dragged != s.cluster_gpus) {
+    if (ImGui::IsItemActive()) m_drag_exponent = exponent;
+    if (ImGui::IsItemDeactivated()) {
+        m_drag_exponent = -1;
+        changed = dragged != s.cluster_gpus;
         s.cluster_gpus = dragged;
-        changed = true;
     } else if (ImGui::IsItemActive() && dragged != s.cluster_gpus) {
         ImGui::SameLine();
         ImGui::TextDisabled("%s on release", core::format_count(dragged).c_str());

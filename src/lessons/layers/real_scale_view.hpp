@@ -85,6 +85,7 @@ private:
 
     Settings m_settings;
     double m_edit_billions = 0;  ///< the tokens box while the student types; applied when it is left
+    int m_drag_exponent = -1;    ///< the cluster slider's log2 while it is dragged (-1: not dragged)
     ScaleTab m_tab{{"lesson1_views", "Layer by layer", "tab_layer_by_layer", "Real scale: a frontier model", "tab_real_scale"}};
     int m_computations = 0;
 
