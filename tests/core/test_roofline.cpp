@@ -242,3 +242,14 @@ TEST_CASE("the speedup against the batch is told from its own sweep: where the G
     const std::string text = batch_sweep_text(batch_sweep(s, {1, 16, 256, 4096}));
     CHECK_THAT(text, Catch::Contains("batch") && !Catch::Contains("wide"));
 }
+
+TEST_CASE("the width sentence says when the GPU leads at every width, and that a mixed network is not on its curve") {
+    LayerRunSetup big = hardware({4096, 4096, 4096, 4096}, "desktop-cpu", "b200", 4096, Precision::fp8);
+    big.cpu_cores = 1;
+    const LayerRunStory st = tell(big, run_layers(big));
+    REQUIRE(gpu_crossover_width(big) == 1);
+    CHECK_THAT(st.crossover, Catch::EndsWith("the GPU is ahead at every width, from 1 neuron up."));
+    CHECK_THAT(st.crossover, !Catch::Contains("1 neuron wide"));
+    const LayerRunSetup mixed = hardware({4, 64, 512, 4096, 10}, "epyc-9654", "a100", 64, Precision::fp8);
+    CHECK_THAT(tell(mixed, run_layers(mixed)).crossover, Catch::StartsWith("For hidden layers all of one width (yours differ)"));
+}

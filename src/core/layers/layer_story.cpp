@@ -139,11 +139,15 @@ std::string crossover_text(const LayerRunSetup& s) {
     if (s.network.widths.size() < 3) return "Add a hidden layer to see where the GPU pulls ahead.";
     const auto cross = gpu_crossover_width(s);
     const std::string at = s.batch > 1 ? " at batch " + format_count(s.batch) : std::string();
+    // The sweep gives every hidden layer one width; a network of mixed widths is not on its curve.
+    const auto& w = s.network.widths;
+    const bool mixed = std::any_of(w.begin() + 1, w.end() - 1, [&](int x) { return x != w[1]; });
+    const std::string who = (mixed ? "For hidden layers all of one width (yours differ), with these two machines"
+                                   : "With these two machines") + at;
+    if (cross && *cross <= 1) return who + " the GPU is ahead at every width, from 1 neuron up.";
     if (cross)
-        return "With these two machines" + at + " the GPU pulls ahead once the hidden layers are " +
-               format_counted(*cross, "neuron") + " wide.";
-    return "With these two machines" + at + " the GPU never pulls ahead below " + format_count(max_layer_width) +
-           " neurons per layer.";
+        return who + " the GPU pulls ahead once the hidden layers are " + format_counted(*cross, "neuron") + " wide.";
+    return who + " the GPU never pulls ahead below " + format_count(max_layer_width) + " neurons per layer.";
 }
 
 }  // namespace

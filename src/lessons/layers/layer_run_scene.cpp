@@ -332,9 +332,14 @@ void LayerRunPanel::draw_plot(ImVec2 size) {
     }
     const auto& sweep = by_batch ? m_batch_sweep : m_sweep;
     const ui::PlotSeries s = speedup_curve(sweep, m_revealed, th.gpu);
+    // "now" on the width curve only where every hidden layer has the one width the curve assumes.
+    const auto hidden = hidden_widths();
+    const bool on_curve = by_batch || std::all_of(hidden.begin(), hidden.end(), [&](int w) { return w == hidden.front(); });
     const double now = by_batch ? m_setup.batch : m_uniform_width;
-    std::vector<ui::PlotMarker> markers{{now, m_revealed ? "now: " + m_story.speedup : std::string("now: ?"), th.accent}};
-    if (m_crossover && !by_batch && m_revealed) markers.push_back({static_cast<double>(*m_crossover), "GPU pulls ahead", th.nvlink});
+    std::vector<ui::PlotMarker> markers;
+    if (on_curve) markers.push_back({now, m_revealed ? "now: " + m_story.speedup : std::string("now: ?"), th.accent});
+    if (m_crossover && *m_crossover > 1 && !by_batch && m_revealed)
+        markers.push_back({static_cast<double>(*m_crossover), "GPU pulls ahead", th.nvlink});
     const float text_h = hw ? ImGui::GetFontSize() * 2.6f : 0;
     ui::log_log_plot(m_ctx.view, "speedup", {s}, markers,
                      by_batch ? "batch (inputs run together)" : "width of every hidden layer (neurons)",
