@@ -127,6 +127,8 @@ std::vector<AnswerCase> right_answers_near_wrong_words() {
         {"a neuron waits for a layer, not for its neighbours",
          "Each neuron waits for the previous layer, not for the other neurons in its layer.", AnswerKind::answer,
          "independent_outputs,layers_depend", "none"},
+        {"numbered layers wait", "Layer 2 has to wait for layer 1.", AnswerKind::answer, "layers_depend", "none"},
+        {"numbered layers in words", "Layer two must wait for layer one.", AnswerKind::answer, "layers_depend", "none"},
         {"waits for no other output", "Each output waits for no other output in its layer.", AnswerKind::answer,
          "independent_outputs", "none"},
         {"depends on none of the others", "A neuron depends on none of the other neurons in its layer.",

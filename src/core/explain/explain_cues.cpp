@@ -99,7 +99,9 @@ void add_layer_cues(Cues& k) {
                             "layer ~4 one ~1 after ~1 another|other",
                             "sequen*|serial* ~4 layer", "in sequence|order ~4 layer", "one after another ~4 layer",
                             "only ~3 on|upon ~3 previous|prior|preceding|earlier|last",
-                            "output|result|answer ~3 of ~3 previous|prior|preceding|earlier|last ~1 layer"});
+                            "output|result|answer ~3 of ~3 previous|prior|preceding|earlier|last ~1 layer",
+                            // Numbered layers: "layer 2 has to wait for layer 1", "layer two needs layer one's outputs".
+                            "layer ~1 SMALLNUM|two|three|four|2|3|4 ~5 depend*|wait*|need*|rely|relies|require* ~4 layer"});
     k.layer_word = cue(v, {"layer"});
     k.depend_word = cue(v, {"depend*", "wait*", "need*", "rely|relies|reli*", "require*", "feed*", "use|uses ~3 output",
                             "start*|begin*|until"});
