@@ -46,3 +46,12 @@ TEST_CASE("bytes, rates, ratios and fixed decimals") {
     CHECK(format_ratio(123.4) == "123\u00d7");
     CHECK(format_fixed(240.0, 1) == "240.0");
 }
+
+TEST_CASE("durations: calendar units past two of them, thousands with commas") {
+    const double year = 365.25 * 86400;
+    CHECK(format_seconds(36367 * year) == "36,367 years");
+    CHECK(format_seconds(1025 * year) == "1,025 years");
+    CHECK(format_seconds(699 * year) == "699 years");
+    CHECK(format_seconds(19.7 * year) == "19.7 years");
+    CHECK(format_seconds(7.87 * 86400) == "7.87 days");
+}

@@ -40,6 +40,7 @@ std::string format_seconds(double s) {
         // calendar units only once they read better than the next smaller one
         const double v = s / sc.seconds;
         if (v >= (sc.seconds > 60 ? 2.0 : 1.0) || sc.seconds == 1e-12) {
+            if (v >= 1000 && v < 9e18) return format_count(std::llround(v)) + " " + sc.unit;  // "36,367 years"
             char buf[48];
             std::snprintf(buf, sizeof buf, v >= 100 ? "%.0f %s" : v >= 10 ? "%.1f %s" : "%.2f %s", v, sc.unit);
             return buf;
