@@ -46,7 +46,7 @@ std::string load_scenario(App& app, const std::string& path) {
 void export_csv(App& app, const std::string& path) {
     const std::string csv = app.lesson().timeline_csv();
     if (csv.empty()) {
-        app.tell("this lesson has no timeline to export yet");
+        app.tell("no timeline to export yet: play the run to its end first");
         return;
     }
     const std::string error = write_file_atomically(path, csv);

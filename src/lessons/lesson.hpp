@@ -59,7 +59,8 @@ public:
     virtual void load_state(const nlohmann::json& state) {
         if (!state.empty()) throw std::invalid_argument("this lesson keeps no state");
     }
-    /// The current timeline as CSV (a header line, then one row per task); empty if none.
+    /// The current timeline as CSV (a header line, then one row per task); empty if none, or while
+    /// it would answer a pending guess (until the run has played).
     virtual std::string timeline_csv() const { return {}; }
 
 protected:

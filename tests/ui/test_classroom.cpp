@@ -252,11 +252,13 @@ TEST_CASE("Lesson 1's guess is in once the run starts and opens again when a set
     panel.set_guess(3);
     ui.frame([&] { panel.draw(0); });
     CHECK_FALSE(panel.guess_locked());
+    CHECK(panel.timeline_csv().empty());  // File > Export: its end times would answer the guess
     panel.playback().play();
     ui.frame([&] { panel.draw(1.0f / 60.0f); });
     CHECK(panel.guess_locked());
     play_to_end(ui, panel);
     REQUIRE(panel.revealed());
+    CHECK_THAT(panel.timeline_csv(), Catch::StartsWith("machine,layer,neuron,core,"));
     panel.playback().reset();
     ui.frame([&] { panel.draw(0); });
     CHECK(panel.guess_locked());  // Reset replays the same question

@@ -333,6 +333,7 @@ void LayerRunPanel::load_state(const nlohmann::json& j) {
 }
 
 std::string LayerRunPanel::timeline_csv() const {
+    if (!m_revealed) return {};  // its end times answer the speedup guess
     const bool ticks = m_result.unit == core::TimeUnit::ticks;
     std::string out = ticks ? "machine,layer,neuron,core,start_ticks,end_ticks\n" : "machine,layer,neuron,core,start_s,end_s\n";
     char row[160];

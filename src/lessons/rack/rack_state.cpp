@@ -104,6 +104,7 @@ void RackPanel::load_state(const nlohmann::json& j) {
 }
 
 std::string RackPanel::timeline_csv() const {
+    if (answers_hidden()) return {};  // its times answer the pending guess: not before a run
     // The send: when its head enters each hop and its tail leaves it (the pipelined model).
     // The all-reduce: every send of every step.
     std::string out;

@@ -228,6 +228,7 @@ void SplitPanel::load_state(const nlohmann::json& j) {
 }
 
 std::string SplitPanel::timeline_csv() const {
+    if (guess_pending()) return {};  // its exchanges answer the guess of which split moves the most
     std::string out = "gpu,kind,layer,micro_batch,exchange,start_s,end_s\n";
     char row[160];
     for (const core::GpuTimeline& g : m_result.step.gpus)
