@@ -95,6 +95,20 @@ TEST_CASE("a single ring across two nodes leaves 7 of 8 NICs idle; NCCL's one ri
     // 8 NICs per node at 24 GB/s: busbw approaches 8 x 24 = 192 GB/s, under NVLink's 240.
     CHECK(nccl.busbw_GBps == Approx(192).epsilon(0.03));
     CHECK(nccl.busbw_GBps > 6 * one.busbw_GBps);
+    // The one ring waits on its InfiniBand send, and the story says so.
+    CHECK(tell(c, one).waits_on == LinkType::infiniband);
+}
+
+TEST_CASE("the link a step waits on is the one whose sends end last, NVLink where it carries the most") {
+    // 16 H100s, 8 GiB, NCCL's NVLS tree: each node's NVSwitch sums on NVLink, and those sends end
+    // after the InfiniBand ones, though InfiniBand is the slower wire.
+    const Cluster c = cluster_of("h100");
+    const CollectiveResult r = run_collective(c, setup(CollectiveOp::all_reduce, 16, 8 * GiB));
+    REQUIRE(r.algorithm == CollectiveAlgorithm::nvls_tree);
+    const CollectiveStory st = tell(c, r);
+    CHECK(r.slowest == LinkType::infiniband);
+    CHECK(st.nvlink_sends_end_s > st.infiniband_sends_end_s);
+    CHECK(st.waits_on == LinkType::nvlink);
 }
 
 TEST_CASE("the simulated collective agrees with NCCL's closed form within 5% wherever it runs NCCL's own layout") {

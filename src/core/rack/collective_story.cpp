@@ -246,6 +246,7 @@ CollectiveStory tell(const Cluster& cluster, const CollectiveResult& r) {
         end = std::max(end, s.end_s);
         if (s.ring == 0 && s.type == LinkType::infiniband) ++crossings;
     }
+    st.waits_on = st.infiniband_sends_end_s > st.nvlink_sends_end_s ? LinkType::infiniband : LinkType::nvlink;
     if (st.nvlink_sends_end_s > 0) st.nvlink_sends = "NVLink sends: " + format_seconds(st.nvlink_sends_end_s);
     if (st.infiniband_sends_end_s > 0) st.infiniband_sends = "InfiniBand sends: " + format_seconds(st.infiniband_sends_end_s);
     if (r.steps == 0) {

@@ -183,7 +183,7 @@ private:
     int m_plot_hover = -1;
     bool m_show_plot = false;  ///< a short scene shows the plot instead of the rack  ///< the size under the mouse in the plot, -1 for none
     std::string m_widest_pick;     ///< "NVLS tree · Simple": the room NCCL PICKS keeps while hidden
-    /// The room TIME, BUSBW and SLOWEST LINK keep while hidden: the widest any algorithm that can
+    /// The room TIME, BUSBW and STEP WAITS ON keep while hidden: the widest any algorithm that can
     /// run here could show, so the gaps between the "?" say nothing of which one NCCL picks.
     std::string m_widest_time, m_widest_busbw, m_widest_link;
     bool m_scene_scrolls = false;  ///< the scene's words reach below the window: the wheel scrolls it

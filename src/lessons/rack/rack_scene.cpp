@@ -115,14 +115,14 @@ void RackPanel::draw_readouts() {
         // algorithm is fastest, and times read off while trying each would answer it.
         const core::CollectiveStory& s = m_collective_story;
         const std::string algorithm = m_algorithm ? s.algorithm + " \xc2\xb7 " + s.protocol : shown(s.algorithm + " \xc2\xb7 " + s.protocol);
-        const ImU32 link = answers_hidden() ? th.text : m_ctx.view.theme.link(m_collective.slowest);
+        const ImU32 link = answers_hidden() ? th.text : m_ctx.view.theme.link(s.waits_on);
         // Each keeps the room of the widest figure any algorithm could give here, so neither the
         // gaps between the "?" nor the reveal say anything of which one NCCL picks.
         // The two figures first: short, they share a row on the narrowest scenes.
         items = {{"TIME", shown(s.time), th.text, m_widest_time},
                  {"BUSBW", shown(s.busbw), link, m_widest_busbw},
                  {m_algorithm ? "ALGORITHM" : "NCCL PICKS", algorithm, th.text, m_algorithm ? std::string() : m_widest_pick},
-                 {"SLOWEST LINK", shown(s.slowest), link, m_widest_link}};
+                 {"STEP WAITS ON", shown(std::string(core::link_type_label(s.waits_on))), link, m_widest_link}};
     }
     // As many on a row as fit; the rest wrap onto the next row (none is dropped). At most a
     // third of the scene's height: past that they go one line each, so the rack stays on screen.

@@ -146,6 +146,10 @@ struct CollectiveStory {
     std::string algorithm;   ///< "ring", "tree", "NVLS", "NVLS tree", "point-to-point"
     std::string protocol;    ///< "LL", "LL128", "Simple"
     std::string slowest;     ///< "NVLink" or "InfiniBand": the slowest link any send crosses
+    /// The link whose sends finish last in a step, which the step waits on: InfiniBand's slower
+    /// wire, or NVLink where it carries so much more (the NVLS tree's in-node sums) that its sends
+    /// end later. "STEP WAITS ON" on screen is this one.
+    LinkType waits_on = LinkType::nvlink;
     std::string steps;       ///< "126 × 328 µs"
     /// Inside one step (every step is alike): when the last send that stays on NVLink ends,
     /// and when the last send that crosses InfiniBand ends; 0 when there is none of that kind.
