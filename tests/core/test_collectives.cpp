@@ -412,3 +412,18 @@ TEST_CASE("a collective refuses an empty group, a repeated GPU, a GPU outside th
     CHECK(lone.time_s == 0.0);
     CHECK(lone.steps == 0);
 }
+
+TEST_CASE("NCCL's pick is set against any algorithm that runs sooner, not only the ring") {
+    // 8 MiB on 16 H100s: NCCL's estimate picks the NVLS tree; the tree runs sooner than both it
+    // and the ring, and the sentence names it with its time.
+    const Cluster c = cluster_of("h100");
+    const CollectiveResult r = run_collective(c, setup(CollectiveOp::all_reduce, 16, 8 * (GiB / 1024)));
+    REQUIRE(r.algorithm == CollectiveAlgorithm::nvls_tree);
+    const NcclModel model(c.system(), r.group, r.op, *r.tuning);
+    const CollectiveCost tree = model.best(8.0 * static_cast<double>(GiB / 1024), {CollectiveAlgorithm::tree, std::nullopt});
+    REQUIRE(tree.time_s < r.time_s);
+    const std::string choice = tell(c, r).choice;
+    CHECK_THAT(choice, Catch::Contains("the ring (") && Catch::Contains("the tree (" + std::string(collective_protocol_label(tree.protocol)) +
+                                                                        ") needs 2 network hops (1 level up, 1 down): " +
+                                                                        format_seconds(tree.time_s)));
+}

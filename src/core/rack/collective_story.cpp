@@ -63,19 +63,22 @@ std::string choice_sentence(const Cluster& cluster, const CollectiveResult& r) {
     const CollectiveCost pick = model.best(bytes);
     std::string out = "At " + format_bytes(bytes) + " " + where_of(r.group) + " NCCL picks " + named(pick) + ": " +
                       path_of(pick.algorithm, r.op, r.group) + ", " + format_seconds(pick.time_s);
-    // Set against the ring, the algorithm everyone knows; a ring's pick against the runner-up.
-    std::optional<CollectiveCost> next;
+    // Set against the ring, the algorithm everyone knows, and against any other that runs
+    // sooner than the pick (NCCL ranks by its own estimate); a ring's pick against the runner-up.
+    std::optional<CollectiveCost> next, ring;
     for (CollectiveAlgorithm a : model.algorithms()) {
         if (a == pick.algorithm) continue;
         const CollectiveCost c = model.best(bytes, {a, std::nullopt});
-        if (a == CollectiveAlgorithm::ring) {
-            next = c;
-            break;
-        }
-        if (!next || c.time_s < next->time_s) next = c;
+        if (a == CollectiveAlgorithm::ring) ring = c;
+        if (!next || c.time_s < next->time_s) next = c;  // the fastest other, as it runs
     }
-    if (next)
-        out += "; " + named(*next) + " needs " + path_of(next->algorithm, r.op, r.group) + ": " + format_seconds(next->time_s);
+    std::vector<const CollectiveCost*> told;
+    const auto against = [&](const CollectiveCost& c) {
+        out += "; " + named(c) + " needs " + path_of(c.algorithm, r.op, r.group) + ": " + format_seconds(c.time_s);
+        told.push_back(&c);
+    };
+    if (ring) against(*ring);
+    if (next && (!ring || (next->algorithm != ring->algorithm && next->time_s < pick.time_s))) against(*next);
     out += ".";
     // NCCL picks by its own estimate, which leaves out NVLS's pipeline filling and a small
     // message's few channels, and prices NVLS in one node and the tree across nodes below their runs.
@@ -96,7 +99,8 @@ std::string choice_sentence(const Cluster& cluster, const CollectiveResult& r) {
     // The reader's own choice: its time as NCCL would run it (the drawing may run it otherwise,
     // one ring instead of one per NIC), unless the sentence has just given it.
     if (r.algorithm != pick.algorithm || r.protocol != pick.protocol) {
-        if (next && next->algorithm == r.algorithm && next->protocol == r.protocol)
+        if (std::any_of(told.begin(), told.end(),
+                        [&](const CollectiveCost* c) { return c->algorithm == r.algorithm && c->protocol == r.protocol; }))
             out += " You chose " + named(r.nccl) + ".";
         else
             out += " You chose " + named(r.nccl) + ": " + format_seconds(r.nccl.time_s) + " as NCCL would run it.";
