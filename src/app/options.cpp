@@ -107,6 +107,14 @@ std::optional<int> check_size_and_widths(const std::string& size, Options& o, st
             return cli::exit_bad_input;
         }
     }
+    // A scenario opens with its own set-up; a Lesson 1 flag beside it would be silently overruled.
+    if (!o.scenario.empty())
+        for (const auto& [flag, given] : {std::pair{"--widths", !o.widths.empty()}, std::pair{"--mode", !o.mode.empty()},
+                                          std::pair{"--cpu-cores", o.cpu_cores > 0}, std::pair{"--gpu-cores", o.gpu_cores > 0}})
+            if (given) {
+                cerr << "math-to-metal: " << flag << ": not with --scenario (a scenario opens with its own set-up; drop one of them)\n";
+                return cli::exit_bad_input;
+            }
     // Hardware timing runs the chips Lesson 1 opens with, with no more cores than they have.
     if (o.mode == "hardware") {
         for (const auto& [flag, chip, cores] : {std::tuple{"--cpu-cores", &lessons::opening_cpu(), o.cpu_cores},

@@ -33,6 +33,7 @@ check "--cpu-cores" --cpu-cores 0
 check "--gpu-cores" --gpu-cores 0
 check "--cpu-cores: with --mode hardware" --mode hardware --cpu-cores 18944
 check "--gpu-cores: with --mode hardware" --mode hardware --gpu-cores 17000
+check "--cpu-cores: not with --scenario" --scenario some.json --cpu-cores 200
 check "--frames" --frames -3
 check "--mode" --mode quick
 check "--widths" sim layers --widths 4,0,3
