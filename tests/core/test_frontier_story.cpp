@@ -237,3 +237,25 @@ TEST_CASE("a mixture of experts' exposed all-to-alls are drawn as traffic on the
     CHECK(drawn == Approx(expected).epsilon(1e-9));
     CHECK_THAT(st.link_legend[1], Catch::Contains("expert all-to-alls"));
 }
+
+TEST_CASE("a stage's steady state is drawn as busy as it is: a light stage's wait shows as gaps") {
+    // DeepSeek-V3 on 2,048 H100s, PP 16: stage 1 holds the three dense layers and the embedding,
+    // far less than the MoE stages, so in the steady state it mostly waits for them.
+    core::EstimateSetup s = setup_of("deepseek-v3", "h100", 2048, 1, 16, 128, 15360);
+    s.layout.ep = 64;
+    s.layout.zero_stage = 1;
+    s.layout.attention = core::AttentionKernel::flash;
+    const core::FrontierStory st = core::tell_frontier(s);
+    REQUIRE_FALSE(st.problem);
+    for (const core::TrainingTask& t : st.estimate.tasks) {
+        if (t.kind != core::TrainingTaskKind::steady || t.stage != 0 || t.passes <= 0) continue;
+        const core::StageCost& c = st.estimate.stages[0];
+        const double work = static_cast<double>(t.passes) / 2.0 * (c.forward_s + c.backward_s);
+        double drawn = 0;
+        for (const core::StepBar& b : st.rows[0].bars)
+            if (b.stands_for > 1 && b.what != core::StepTraffic::stage_send && b.start_s >= t.start_s && b.end_s <= t.end_s + 1e-9)
+                drawn += b.end_s - b.start_s;
+        CHECK(work < 0.8 * (t.end_s - t.start_s));  // the stage is idle a fifth of the span or more
+        CHECK(drawn == Approx(work).epsilon(1e-6));  // and drawn so, not stretched over the span
+    }
+}

@@ -119,9 +119,10 @@ void add_steady(StepRow& row, const TrainingTask& t, const Estimate& e, const St
     const std::vector<LinkType>& sends = links.sends;
     double f = 0, b = 0, fs = 0, bs = 0;
     Exposed fx, bx;
-    int fn = 0, bn = 0;
+    int fn = 0, bn = 0, chunks = 0;
     bool f_ib = false, b_ib = false;
     for (std::size_t j = static_cast<std::size_t>(t.stage); j < nv; j += static_cast<std::size_t>(pp)) {
+        ++chunks;
         f += e.stages[j].forward_s;
         b += e.stages[j].backward_s;
         for (int k = 0; k < 3; ++k) fx.s[k] += exposed_of(e.stages[j], true).s[k], bx.s[k] += exposed_of(e.stages[j], false).s[k];
@@ -130,8 +131,14 @@ void add_steady(StepRow& row, const TrainingTask& t, const Estimate& e, const St
     }
     const std::int64_t pairs = std::clamp<std::int64_t>(t.passes / 2, 1, 24);
     const double period = (t.end_s - t.start_s) / static_cast<double>(pairs), share = f + b > 0 ? f / (f + b) : 0.5;
+    // The share of the span the stage computes: its passes' own time (a forward and a backward of
+    // its chunks' average each pair) against the span. A stage lighter than the slowest waits for
+    // it, and that wait shows as a gap after each pair of stripes, not as stripes stretched over it.
+    const double work = static_cast<double>(t.passes) / 2.0 * (f + b) / std::max(chunks, 1);
+    const double busy = t.end_s > t.start_s ? std::clamp(work / (t.end_s - t.start_s), 0.0, 1.0) : 1.0;
     for (std::int64_t i = 0; i < pairs; ++i) {
-        const double s0 = t.start_s + static_cast<double>(i) * period, mid = s0 + share * period, s1 = s0 + period;
+        const double s0 = t.start_s + static_cast<double>(i) * period, mid = s0 + share * busy * period,
+                     s1 = s0 + busy * period;
         const std::int64_t n = (i + 1) * t.passes / pairs - i * t.passes / pairs;  // an even share of the passes
         add_pass(row, s0, mid, StepBarKind::forward, fx, f, links, n);
         if (fn > 0 && fs > 0) row.bars.push_back({mid, mid + fs / fn, StepBarKind::transfer, wire(f_ib), StepTraffic::stage_send, n});
