@@ -49,7 +49,9 @@ std::string flops_sentence(const EstimateSetup& setup) {
                   "(Megatron-Core checkpoints it whatever the kernel)."
                 : "") +
            (l.attention == AttentionKernel::flash
-                ? " The flash kernel skips the masked half of the causal scores and keeps them on chip."
+                ? " The flash kernel skips the masked half of the causal scores and keeps them on chip; both FLOP counts "
+                  "still count every score, as the papers do, so MFU and HFU can pass the share of peak the matrix "
+                  "multiplies reach where attention is a large part of the work (long sequences)."
                 : " Standard attention computes every score, writes them to memory and keeps them for the backward pass.");
 }
 
