@@ -100,11 +100,15 @@ void sources_marker(const std::string& text, Beside place) {
 }
 
 void tooltip_wrapped(const char* text, float width_em) {
+    // Opaque even over a disabled item (a locked guess): BeginDisabled's alpha would show the
+    // words behind through the tooltip.
+    ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 1.0f);
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * width_em);
     ImGui::TextUnformatted(text);
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
+    ImGui::PopStyleVar();
 }
 
 std::string wrap_at_spaces(std::string_view text, float width) {
