@@ -17,8 +17,8 @@ struct Subcommand {
 const Subcommand subcommands[] = {
     {"layers", sim_layers, "Lesson 1: a network layer by layer on a CPU and a GPU"},
     {"transfer", sim_transfer, "Lesson 2: a tensor from one GPU to another, over NVLink or InfiniBand"},
-    {"collective", sim_collective, "Lesson 2: a ring all-reduce, all-gather or reduce-scatter over N GPUs"},
-    {"split", sim_split, "Lesson 3: one next-word network split across GPUs (data, tensor, pipeline, 3d)"},
+    {"collective", sim_collective, "Lesson 2: a collective over N GPUs (all-reduce, all-gather, reduce-scatter, broadcast, all-to-all) as NCCL runs it"},
+    {"split", sim_split, "Lesson 3: one next-word network split across GPUs (data, tensor, pipeline, 3d, fsdp)"},
     {"estimate", sim_estimate, "Real scale: one training step of a real model on a GPU cluster, or the best layouts"},
 };
 

@@ -152,3 +152,17 @@ TEST_CASE("every bad input to sim layers exits 2 with one line naming the flag")
         CHECK(o.out.empty());
     }
 }
+
+TEST_CASE("sim --help names every choice its collective and split simulations accept") {
+    const Outcome o = sim({"--help"});
+    REQUIRE(o.code == 0);
+    std::string collective, split;
+    std::istringstream in(o.out);
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("  collective", 0) == 0) collective = line;
+        if (line.rfind("  split", 0) == 0) split = line;
+    }
+    for (const char* op : {"all-reduce", "all-gather", "reduce-scatter", "broadcast", "all-to-all"}) CHECK_THAT(collective, Catch::Contains(op));
+    CHECK_THAT(collective, !Catch::Contains("a ring"));  // NCCL picks ring, tree or NVLS
+    for (const char* s : {"data", "tensor", "pipeline", "3d", "fsdp"}) CHECK_THAT(split, Catch::Contains(s));
+}
