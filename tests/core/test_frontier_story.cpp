@@ -65,11 +65,14 @@ TEST_CASE("the Frontier story: the whole of GPT-3 175B needs 16 bytes a paramete
                                core::format_bytes(state) + " for its weights, gradients and Adam state.");
     CHECK(st.whole_legend[2] == "Adam state " + core::format_bytes(st.whole.optimizer_bytes));
     CHECK_THAT(st.whole_verdict, Catch::Contains("at least 33 GPUs"));
+    // The card is named "80GB" for its 80 GiB: the decimal figure alone read as a contradiction.
+    CHECK_THAT(st.whole_verdict, Catch::Contains("SXM 80GB, which holds 85.9 GB (80 GiB): these alone"));
+    CHECK(st.whole_legend[3] == "one GPU: 85.9 GB (80 GiB)");
 
     const core::FrontierStory small = core::tell_frontier(setup_of("gpt2-small", "h100", 8, 1, 1, 8, 64));
     CHECK(small.fits_one_gpu);
     CHECK(small.min_gpus == 1);
-    CHECK_THAT(small.whole_verdict, Catch::StartsWith("It fits in one GPU's 85.5 GB, with " +
+    CHECK_THAT(small.whole_verdict, Catch::StartsWith("It fits in one GPU's 85.5 GB (79.6 GiB), with " +
                                                       core::format_bytes(85.5e9 - small.state_bytes)));
     // No pipeline: one micro-batch in flight, in the singular.
     CHECK_THAT(small.gpu_head, Catch::Contains("(the fullest, 1 micro-batch in flight)"));

@@ -69,6 +69,10 @@ std::string format_bytes(double bytes) {
     return printf_text("%.3g", bytes) + " " + units[u];
 }
 
+std::string format_gpu_memory(double bytes) {
+    return format_bytes(bytes) + " (" + format_significant(bytes / 1073741824.0, 3) + " GiB)";
+}
+
 std::string format_rate_GBps(double GBps) {
     // Under 1 GB/s in MB/s, under 1 MB/s in KB/s (the app's bytes' "KB", 1000 bytes): an 8-byte
     // all-reduce's 1.06 MB/s, not "0.00106 GB/s". The thresholds sit where three figures would

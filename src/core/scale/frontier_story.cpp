@@ -35,11 +35,11 @@ void tell_whole(FrontierStory& st) {
                     std::to_string(state_bytes_per_parameter) + " bytes = " + format_bytes(st.state_bytes) +
                     " for its weights, gradients and Adam state.";
     st.whole_legend = {"weights " + format_bytes(st.whole.weights_bytes), "gradients " + format_bytes(st.whole.gradients_bytes),
-                       "Adam state " + format_bytes(st.whole.optimizer_bytes), "one GPU: " + format_bytes(cap)};
-    st.whole_verdict = !st.fits_one_gpu ? "It does not fit in one " + s.gpu.name + " (" + format_bytes(cap) +
-                                              "): these alone need the memory of at least " + format_count(st.min_gpus) +
+                       "Adam state " + format_bytes(st.whole.optimizer_bytes), "one GPU: " + format_gpu_memory(cap)};
+    st.whole_verdict = !st.fits_one_gpu ? "It does not fit in one " + s.gpu.name + ", which holds " + format_gpu_memory(cap) +
+                                              ": these alone need the memory of at least " + format_count(st.min_gpus) +
                                               " GPUs, before any activations."
-                                        : "It fits in one GPU's " + format_bytes(cap) + ", with " +
+                                        : "It fits in one GPU's " + format_gpu_memory(cap) + ", with " +
                                               format_bytes(cap - st.state_bytes) + " left for activations.";
 }
 

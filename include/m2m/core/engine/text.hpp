@@ -18,6 +18,10 @@ std::string format_count(std::int64_t n);
 /// significant figures: 512 -> "512 B", 1000 -> "1 KB", 58200 -> "58.2 KB", 2.79e12 -> "2.79 TB".
 std::string format_bytes(double bytes);
 
+/// A GPU's memory in decimal units with the binary ones its maker's name counts in: an "80GB"
+/// card holds 80 GiB, so 85.9e9 -> "85.9 GB (80 GiB)", 150.8e9 -> "151 GB (140 GiB)".
+std::string format_gpu_memory(double bytes);
+
 /// A rate in GB/s (1 GB = 1e9 bytes), three significant figures: "371 GB/s", "48 GB/s", "1200 GB/s";
 /// under 1 GB/s in MB/s ("1.06 MB/s"), under 1 MB/s in KB/s ("933 KB/s"), as format_bytes.
 std::string format_rate_GBps(double GBps);
