@@ -137,22 +137,19 @@ void FrontierView::draw_per_gpu(Context& ctx) {
 
 void FrontierView::draw_readouts(Context& ctx) {
     const auto& th = ctx.view.theme;
-    const float fs = ImGui::GetFontSize();
     if (problem()) return;
     m_wrap.text(th.text, m_story.layout_text);
-    ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : ImGui::GetFont();
     const ImU32 colours[5] = {th.text, th.text, th.gpu, th.text_dim, th.accent};
-    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
-    for (std::size_t i = 0; i < m_story.readouts.size(); ++i) {
-        const core::FrontierReadout& r = m_story.readouts[i];
-        const float w = std::max(ImGui::CalcTextSize(r.label.c_str()).x, big->CalcTextSizeA(big->FontSize, FLT_MAX, 0, r.value.c_str()).x);
-        if (i > 0) {
-            ImGui::SameLine(0, fs * 2.0f);
-            if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
-        }
-        ui::readout(th, r.label.c_str(), r.value, colours[i]);
-        if (!r.tooltip.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.tooltip.c_str());
-    }
+    std::vector<ui::Readout> items;
+    for (std::size_t i = 0; i < m_story.readouts.size(); ++i)
+        items.push_back({m_story.readouts[i].label, m_story.readouts[i].value, colours[std::min<std::size_t>(i, 4)]});
+    // A quarter of the scene at most: on a short window at a large scale the headline form took
+    // half of it and left the lists below a strip (1024x768 at 1.5: ~100 px).
+    const float scene_h = ImGui::GetContentRegionAvail().y + ImGui::GetCursorPosY();
+    ui::readouts(th, items, ImGui::GetFontSize() * 2.0f, scene_h / 4.0f, [&](std::size_t i) {
+        const std::string& tip = m_story.readouts[i].tooltip;
+        if (!tip.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip.c_str());
+    });
 }
 
 void FrontierView::draw_timeline(Context& ctx, float height) {
