@@ -163,14 +163,35 @@ TEST_CASE("on one H100 node the ring beats NVLS for a large all-gather, as NCCL'
 
 TEST_CASE("all-to-all runs as point-to-point sends, its network share through each GPU's own NIC") {
     const SystemSpec h100 = system_of("h100");
-    const CollectiveCost inside = collective_cost(h100, nodes_of_8(1), CollectiveOp::all_to_all, 1e9);
+    // 16 GB: large enough that the per-peer latency (below) is under 0.1% of the time.
+    const CollectiveCost inside = collective_cost(h100, nodes_of_8(1), CollectiveOp::all_to_all, 16e9);
     CHECK(inside.algorithm == CollectiveAlgorithm::p2p);
     CHECK(inside.protocol == simple);
     CHECK(inside.busbw_GBps == Approx(370.8).epsilon(0.01));  // every byte over NVLink
-    const CollectiveCost across = collective_cost(h100, nodes_of_8(6), CollectiveOp::all_to_all, 1e9);
+    const CollectiveCost across = collective_cost(h100, nodes_of_8(6), CollectiveOp::all_to_all, 16e9);
     // 40 of 47 peers across the network at ~48 GB/s per NIC: busbw ~ one NIC's (nccl-tests #267).
     CHECK(across.busbw_GBps == Approx(48.0 * 47 / 40).epsilon(0.02));
     CHECK(collective_cost(h100, nodes_of_8(2), CollectiveOp::all_to_all, 4096).protocol == ll);
+}
+
+TEST_CASE("an all-to-all's latency is the base and one hop per peer: NVLink peers NVLink hops, the others network hops") {
+    const SystemSpec a100 = system_of("a100");
+    const NcclTuning& t = nccl_tuning_2_22();
+    const int r = 1, nv = 0, net = 2, l = 0;  // tuning.cc's indexes: Ring; NVLink, NET; LL
+    // Two DGX A100s: 7 peers over NVLink and 8 across the network, for the rank that has the most.
+    const NcclModel two(a100, nodes_of_8(2), CollectiveOp::all_to_all, t);
+    CHECK(two.latency_s(CollectiveAlgorithm::p2p, CollectiveProtocol::ll) * 1e6 ==
+          Approx(t.base_latency_us[r][l] + 7 * t.hop_latency_us[nv][r][l] + 8 * t.hop_latency_us[net][r][l]));
+    CHECK(two.latency_s(CollectiveAlgorithm::p2p, CollectiveProtocol::simple) * 1e6 ==
+          Approx(8.4 + 7 * 3.4 + 8 * 14.0));
+    // It grows with the peers: 16 nodes pay 15 times the network hops of two.
+    const NcclModel sixteen(a100, nodes_of_8(16), CollectiveOp::all_to_all, t);
+    CHECK(sixteen.latency_s(CollectiveAlgorithm::p2p, CollectiveProtocol::ll) * 1e6 ==
+          Approx(6.6 + 7 * 0.6 + 120 * 2.7));
+    // 8 + 1 GPUs: the GPU alone in its node sends all 8 across the network.
+    CollectiveGroup lone = first_gpus_group(9, 8);
+    const NcclModel nine(a100, lone, CollectiveOp::all_to_all, t);
+    CHECK(nine.latency_s(CollectiveAlgorithm::p2p, CollectiveProtocol::ll) * 1e6 == Approx(6.6 + 8 * 2.7));
 }
 
 TEST_CASE("all-to-all inside a node and across two, beside published nccl-tests runs") {

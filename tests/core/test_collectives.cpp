@@ -313,6 +313,18 @@ TEST_CASE("in an idle graph add_collective ends exactly when run_collective says
     }
 }
 
+TEST_CASE("a small all-to-all's run pays a hop per peer, one after another, as its closed form") {
+    const Cluster c = cluster_of("a100", 8, 2);
+    for (std::uint32_t n : {8u, 16u, 64u}) {
+        INFO(n << " GPUs");
+        const CollectiveResult r = run_collective(c, setup(CollectiveOp::all_to_all, n, 64));
+        CHECK(r.protocol == ll);
+        const double peers_nvlink = 7, peers_net = n - 8.0;  // NCCL 2.30's ring LL hops: 0.6 and 2.7 us
+        CHECK(r.nccl.latency_s * 1e6 == Approx(6.6 + peers_nvlink * 0.6 + peers_net * 2.7));
+        CHECK(r.time_s == Approx(r.nccl.time_s).epsilon(0.05));
+    }
+}
+
 TEST_CASE("an 8-byte all-reduce on 128 H100s: NCCL's tree crosses the network 8 times, an order of magnitude under the ring") {
     const Cluster c = cluster_of("h100", 8, 2);
     const CollectiveResult r = run_collective(c, setup(CollectiveOp::all_reduce, 128, 8));

@@ -226,17 +226,21 @@ double NcclModel::latency_us(CollectiveAlgorithm a, CollectiveProtocol p) const 
 // All-to-all: NCCL has no cost model for it (it runs as point-to-point sends). This one puts
 // the bytes on the wires: each GPU sends S/n to every other member, its node's share over
 // NVLink and the rest through its own NIC, both at once; LL (half the wire) for peers of up to
-// 16 KB (NCCL_P2P_LL_THRESHOLD), else Simple. The latency is one send's: the base and one hop.
+// 16 KB (NCCL_P2P_LL_THRESHOLD), else Simple. The latency is the base once, then one hop per
+// peer, one after another: each NVLink peer an NVLink hop, each peer in another node a network
+// hop (NCCL's ring figures for the protocol), as the slowest rank (in the fewest-filled node)
+// pays them. Measured all-to-alls grow so with the peers (docs/rack_model.md, "All-to-all").
 void NcclModel::tune_p2p(const SystemSpec& sys) {
     const double n = m_group.gpus, ppn = m_group.gpus_per_node;
     const double seconds_per_byte = std::max((ppn - 1) / n / sys.nvlink.effective_GBps(),
                                              (n - ppn) / n / sys.infiniband.effective_GBps());
-    const int hw = m_group.nodes > 1 ? hw_net : hw_nvlink;
+    const double fewest = m_group.fewest(), nvlink_peers = fewest - 1, network_peers = n - fewest;
     const int ring = ai(CollectiveAlgorithm::ring);
     for (CollectiveProtocol p : {CollectiveProtocol::ll, CollectiveProtocol::simple}) {
         m_bandwidth_GBps[ai(CollectiveAlgorithm::p2p)][pi(p)] = (p == CollectiveProtocol::ll ? 0.5 : 1.0) / seconds_per_byte;
-        m_latency_us[ai(CollectiveAlgorithm::p2p)][pi(p)] =
-            m_t.base_latency_us[ring][pi(p)] + m_t.hop_latency_us[hw][ring][pi(p)];
+        m_latency_us[ai(CollectiveAlgorithm::p2p)][pi(p)] = m_t.base_latency_us[ring][pi(p)] +
+                                                            nvlink_peers * m_t.hop_latency_us[hw_nvlink][ring][pi(p)] +
+                                                            network_peers * m_t.hop_latency_us[hw_net][ring][pi(p)];
     }
 }
 
@@ -246,9 +250,10 @@ double NcclModel::latency_s(CollectiveAlgorithm a, CollectiveProtocol p) const {
 
 NcclModel::LatencyParts NcclModel::latency_parts(CollectiveAlgorithm a, CollectiveProtocol p) const {
     LatencyParts out;
-    if (a == CollectiveAlgorithm::p2p) {
+    if (a == CollectiveAlgorithm::p2p) {  // one hop per peer (tune_p2p)
         out.base_s = m_t.base_latency_us[ai(CollectiveAlgorithm::ring)][pi(p)] * 1e-6;
-        (m_group.nodes > 1 ? out.network_hop_s : out.nvlink_hop_s) = latency_s(a, p) - out.base_s;
+        out.nvlink_hop_s = m_t.hop_latency_us[hw_nvlink][ai(CollectiveAlgorithm::ring)][pi(p)] * 1e-6;
+        out.network_hop_s = m_t.hop_latency_us[hw_net][ai(CollectiveAlgorithm::ring)][pi(p)] * 1e-6;
         return out;
     }
     out.base_s = m_t.base_latency_us[ai(a)][pi(p)] * 1e-6;  // NVLS: 0 but in 2.18
