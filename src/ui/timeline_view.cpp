@@ -21,8 +21,9 @@ ImU32 bar_kind_colour(const Theme& th, BarKind kind) {
     switch (kind) {
         case BarKind::forward: return th.gpu;
         case BarKind::backward: return th.warning;
-        // The projector theme's accent is a purple close to its warning (backward): use orange there.
-        case BarKind::update: return th.kind == ThemeKind::projector ? th.cpu : th.accent;
+        // The projector theme's accent is a purple close to its warning (backward), and its orange
+        // is the activations' and sits beside InfiniBand's vermilion: charcoal there.
+        case BarKind::update: return th.kind == ThemeKind::projector ? IM_COL32(60, 62, 72, 255) : th.accent;
         case BarKind::communication: return th.link(core::LinkType::nvlink);
         case BarKind::idle: return th.idle;
     }
@@ -50,6 +51,34 @@ float row_height_of(const TimelineOptions& o) { return o.row_height > 0 ? o.row_
 float axis_height() { return ImGui::GetFontSize() * 1.4f; }
 
 int lane_of(BarKind k) { return k == BarKind::communication ? 1 : k == BarKind::idle ? 2 : 0; }
+
+}  // namespace
+
+std::string axis_tick_text(double t, double step, double end, double seconds_per_unit) {
+    char label[48];
+    if (!(seconds_per_unit > 0)) {
+        std::snprintf(label, sizeof label, "%g", t);
+        return label;
+    }
+    if (t == 0) return "0";
+    // One unit for every tick, the largest that reads at least 1 at the axis's end: "60 s, 70 s",
+    // not "50.0 s, 1.00 minutes, 1.17 minutes". Calendar units (from 10 minutes) keep format_seconds.
+    const double end_s = end * seconds_per_unit;
+    if (!(end_s > 0) || end_s >= 600) return core::format_seconds(t * seconds_per_unit);
+    double unit = 1e-12;
+    const char* name = "ps";
+    for (auto [u, n] : {std::pair{1.0, "s"}, std::pair{1e-3, "ms"}, std::pair{1e-6, "\u00b5s"}, std::pair{1e-9, "ns"}})
+        if (end_s >= u) {
+            unit = u, name = n;
+            break;
+        }
+    // As many decimals as the step needs, the same for every tick: "0.1 ms ... 1.1 ms".
+    const int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(step * seconds_per_unit / unit) - 1e-9)), 0, 3);
+    std::snprintf(label, sizeof label, "%.*f %s", decimals, t * seconds_per_unit / unit, name);
+    return label;
+}
+
+namespace {
 
 // A tick step of 1, 2 or 5 times a power of ten, so that ticks sit at least `min_px` apart.
 double tick_step(double units, float width_px, float min_px) {
@@ -126,14 +155,10 @@ struct LanePainter {
 void draw_axis(const Theme& th, ImDrawList* dl, const TimelineContext& ctx, float y_top, float y_axis,
                const TimelineOptions& o) {
     const float fs = ImGui::GetFontSize();
-    char label[48];
-    auto text_of = [&](double t) -> std::string {
-        if (o.seconds_per_unit > 0) return t == 0 ? std::string("0") : core::format_seconds(t * o.seconds_per_unit);
-        std::snprintf(label, sizeof label, "%g", t);
-        return label;
-    };
-    const float widest = ImGui::CalcTextSize(text_of(o.end).c_str()).x;
+    // Spaced for the widest label the end can have, then labelled with the step's own precision.
+    const float widest = ImGui::CalcTextSize(axis_tick_text(o.end, o.end / 1000, o.end, o.seconds_per_unit).c_str()).x;
     const double step = tick_step(ctx.end - ctx.start, ctx.plot_x1 - ctx.plot_x0, widest + fs * 1.5f);
+    auto text_of = [&](double t) { return axis_tick_text(t, step, o.end, o.seconds_per_unit); };
     const double first = std::ceil(ctx.start / step) * step;
     dl->AddLine(ImVec2(ctx.plot_x0, y_axis), ImVec2(ctx.plot_x1, y_axis), th.grid);
     for (double t = first; t <= ctx.end + step * 1e-6; t += step) {

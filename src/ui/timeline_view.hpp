@@ -18,6 +18,10 @@ enum class BarKind : std::uint8_t { forward, backward, update, communication, id
 
 /// The theme colour of a kind (communication: NVLink's colour unless a bar names its link's).
 ImU32 bar_kind_colour(const Theme& th, BarKind kind);
+
+/// An axis tick's label at `t` units, ticks `step` apart on an axis to `end` (units of
+/// `seconds_per_unit` seconds; 0: plain numbers). One unit and precision for every tick.
+std::string axis_tick_text(double t, double step, double end, double seconds_per_unit);
 /// "forward", "backward", "update", "communication", "idle".
 const char* bar_kind_name(BarKind kind);
 

@@ -74,8 +74,8 @@ TEST_CASE("the Frontier story: the whole of GPT-3 175B needs 16 bytes a paramete
     CHECK(small.min_gpus == 1);
     CHECK_THAT(small.whole_verdict, Catch::StartsWith("It fits in one GPU's 85.5 GB (79.6 GiB), with " +
                                                       core::format_bytes(85.5e9 - small.state_bytes)));
-    // No pipeline: one micro-batch in flight, in the singular.
-    CHECK_THAT(small.gpu_head, Catch::Contains("(the fullest, 1 micro-batch in flight)"));
+    // No pipeline: no stage to name, one micro-batch in flight, in the singular.
+    CHECK_THAT(small.gpu_head, Catch::StartsWith("Each GPU (1 micro-batch in flight): "));
 }
 
 TEST_CASE("the Frontier story's memory per GPU is the estimate's fullest stage, and says what would fit it") {
@@ -84,6 +84,10 @@ TEST_CASE("the Frontier story's memory per GPU is the estimate's fullest stage, 
     CHECK_THAT(st.gpu_head, Catch::StartsWith("Each GPU of pipeline stage " + std::to_string(m.stage + 1)));
     CHECK_THAT(st.gpu_head, Catch::Contains(core::format_bytes(m.total_bytes) + " of " + core::format_bytes(m.capacity_bytes)));
     CHECK(st.gpu_legend[3] == "activations " + core::format_bytes(m.activations_bytes));
+    // The legend's parts add up to the head's total: the framework's share is one of them.
+    CHECK(st.gpu_legend[4] == "framework overhead " + core::format_bytes(m.framework_bytes));
+    CHECK(m.weights_bytes + m.gradients_bytes + m.optimizer_bytes + m.activations_bytes + m.framework_bytes ==
+          Approx(m.total_bytes));
 
     // TP 1 x PP 8 x DP 128 holds too much on each GPU: the head says so, with the core's change.
     const core::EstimateSetup tight = setup_of("gpt3-175b", "a100", 1024, 1, 8, 128, 1536);

@@ -101,3 +101,44 @@ TEST_CASE("the mouse over a bar reports its row and index") {
     CHECK(r.hovered_bar == 2);
     CHECK(r.hovered_time == Approx(0.55).margin(0.01));
 }
+
+TEST_CASE("in both themes a step's kinds and links, drawn side by side, are colours a room can tell apart") {
+    // Red-mean colour distance: the Adam update drawn in the projector theme's orange sat beside
+    // InfiniBand's vermilion at every stage's end, and on the activations' orange in memory bars.
+    const auto distance = [](ImU32 a, ImU32 b) {
+        const ImVec4 x = ImGui::ColorConvertU32ToFloat4(a), y = ImGui::ColorConvertU32ToFloat4(b);
+        const float r = (x.x + y.x) * 0.5f * 255, dr = (x.x - y.x) * 255, dg = (x.y - y.y) * 255, db = (x.z - y.z) * 255;
+        return std::sqrt((2 + r / 256) * dr * dr + 4 * dg * dg + (2 + (255 - r) / 256) * db * db);
+    };
+    for (ui::ThemeKind kind : {ui::ThemeKind::dark, ui::ThemeKind::projector}) {
+        const ui::Theme th = ui::make_theme(kind);
+        const ImU32 update = ui::bar_kind_colour(th, ui::BarKind::update), backward = ui::bar_kind_colour(th, ui::BarKind::backward);
+        // A training step's timeline, and the Frontier tab's memory bar (weights, gradients, Adam
+        // state, activations, the framework's share).
+        const std::vector<std::vector<ImU32>> sets = {
+            {ui::bar_kind_colour(th, ui::BarKind::forward), backward, update, th.nvlink, th.infiniband, th.idle},
+            {th.gpu, backward, update, th.cpu, th.grid}};
+        for (const auto& set : sets)
+            for (std::size_t i = 0; i < set.size(); ++i)
+                for (std::size_t j = i + 1; j < set.size(); ++j) {
+                    INFO((kind == ui::ThemeKind::dark ? "dark" : "projector") << ": colours " << i << " and " << j);
+                    CHECK(distance(set[i], set[j]) > 120.0f);
+                }
+    }
+}
+
+TEST_CASE("a timeline's axis labels every tick in one unit, with the step's precision") {
+    // A 92-second step, ticks 10 s apart: "60 s", not "1.00 minutes"; "70 s", not "1.17 minutes".
+    CHECK(ui::axis_tick_text(60, 10, 92, 1) == "60 s");
+    CHECK(ui::axis_tick_text(70, 10, 92, 1) == "70 s");
+    CHECK(ui::axis_tick_text(0, 10, 92, 1) == "0");
+    // A 1.1 ms step, ticks 100 us apart: "0.1 ms ... 1.1 ms", not "100 us ... 1.00 ms, 1.10 ms".
+    CHECK(ui::axis_tick_text(100, 100, 1110, 1e-6) == "0.1 ms");
+    CHECK(ui::axis_tick_text(1000, 100, 1110, 1e-6) == "1.0 ms");
+    // Ticks 5 s apart on a 21 s step: "5 s" beside "10 s", not "5.00 s" beside "10.0 s".
+    CHECK(ui::axis_tick_text(5, 5, 21, 1) == "5 s");
+    CHECK(ui::axis_tick_text(10, 5, 21, 1) == "10 s");
+    // Training runs keep calendar units; plain axes plain numbers.
+    CHECK(ui::axis_tick_text(3 * 86400, 86400, 30 * 86400, 1) == "3.00 days");
+    CHECK(ui::axis_tick_text(12, 4, 16, 0) == "12");
+}

@@ -59,9 +59,12 @@ void tell_layout(FrontierStory& st) {
 // The fullest stage's memory per GPU, and when it does not fit, one change that would.
 void tell_per_gpu(FrontierStory& st) {
     const MemoryUse& m = st.estimate.memory;
-    st.gpu_head = "Each GPU of pipeline stage " + std::to_string(m.stage + 1) + " (the fullest, " +
-                  format_fixed(m.in_flight_micro_batches, 0) +
-                  (std::lround(m.in_flight_micro_batches) == 1 ? " micro-batch" : " micro-batches") + " in flight): " +
+    const std::string in_flight = format_fixed(m.in_flight_micro_batches, 0) +
+                                  (std::lround(m.in_flight_micro_batches) == 1 ? " micro-batch" : " micro-batches") +
+                                  " in flight";
+    st.gpu_head = (st.setup.layout.pp > 1 ? "Each GPU of pipeline stage " + std::to_string(m.stage + 1) + " (the fullest, " +
+                                                in_flight + "): "
+                                          : "Each GPU (" + in_flight + "): ") +
                   format_bytes(m.total_bytes) +
                   " of " + format_bytes(m.capacity_bytes) + (m.fits ? "" : " \xe2\x80\x94 it does not fit");
     if (!m.fits) {
@@ -71,7 +74,7 @@ void tell_per_gpu(FrontierStory& st) {
     }
     st.gpu_legend = {"weights " + format_bytes(m.weights_bytes), "gradients " + format_bytes(m.gradients_bytes),
                      "Adam state " + format_bytes(m.optimizer_bytes), "activations " + format_bytes(m.activations_bytes),
-                     "capacity " + format_bytes(m.capacity_bytes)};
+                     "framework overhead " + format_bytes(m.framework_bytes), "capacity " + format_bytes(m.capacity_bytes)};
 }
 
 void tell_readouts(FrontierStory& st) {

@@ -20,10 +20,11 @@ namespace m2m::lessons {
 namespace {
 
 // Memory parts, in the order they are stacked: weights, gradients (made by the backward pass, so
-// its colour), Adam state (the update's colour), activations.
+// its colour), Adam state (the update's colour), activations, and what the framework adds.
 ImU32 part_colour(const ui::Theme& th, int i) {
-    const ImU32 c[4] = {th.gpu, ui::bar_kind_colour(th, ui::BarKind::backward), ui::bar_kind_colour(th, ui::BarKind::update), th.cpu};
-    return c[std::clamp(i, 0, 3)];
+    const ImU32 c[5] = {th.gpu, ui::bar_kind_colour(th, ui::BarKind::backward), ui::bar_kind_colour(th, ui::BarKind::update),
+                        th.cpu, th.grid};
+    return c[std::clamp(i, 0, 4)];
 }
 
 // One horizontal bar of stacked parts on a scale of `scale` bytes; returns its left x and width.
@@ -122,15 +123,16 @@ void FrontierView::draw_per_gpu(Context& ctx) {
     const core::MemoryUse& m = estimate().memory;
     const auto& legend = m_story.gpu_legend;
     m_wrap.text(m.fits ? th.text : th.warning, m_story.gpu_head);
-    const double parts[4] = {m.weights_bytes, m.gradients_bytes, m.optimizer_bytes, m.activations_bytes};
+    // Every part the heading's total counts, so the bar ends where the words say.
+    const double parts[5] = {m.weights_bytes, m.gradients_bytes, m.optimizer_bytes, m.activations_bytes, m.framework_bytes};
     const double scale = std::max(m.total_bytes, m.capacity_bytes) * 1.04;
-    const auto [x0, w] = stacked_bar(th, parts, 4, scale, fs * 1.1f);
+    const auto [x0, w] = stacked_bar(th, parts, 5, scale, fs * 1.1f);
     const float y0 = ImGui::GetItemRectMin().y, y1 = ImGui::GetItemRectMax().y;
     const float xc = x0 + static_cast<float>(m.capacity_bytes / scale) * w;
     ImGui::GetWindowDrawList()->AddLine(ImVec2(xc, y0 - fs * 0.3f), ImVec2(xc, y1 + fs * 0.3f), th.text, 3.0f);
     ui::timeline_legend({{legend[0].c_str(), part_colour(th, 0)}, {legend[1].c_str(), part_colour(th, 1)},
                          {legend[2].c_str(), part_colour(th, 2)}, {legend[3].c_str(), part_colour(th, 3)},
-                         {legend[4].c_str(), th.text}});
+                         {legend[4].c_str(), part_colour(th, 4)}, {legend[5].c_str(), th.text}});
 }
 
 // [SECTION] readouts and timeline -----------------------------------------------------------
