@@ -187,7 +187,7 @@ TEST_CASE("Lesson 1 hides the speedup until the guess is revealed") {
     CHECK_THAT(panel.status(), Catch::Contains("revealed=1 shown_speedup=5\xc3\x97"));
 }
 
-TEST_CASE("a change of any setting resets Lesson 1's run to a clean ready state and hides the answer again") {
+TEST_CASE("a change of any setting resets Lesson 1's run to a clean ready state, hides the answer and clears the old guess") {
     test::Headless ui;
     lessons::LayerRunPanel panel(ui.context());
     panel.playback().play();
@@ -195,7 +195,9 @@ TEST_CASE("a change of any setting resets Lesson 1's run to a clean ready state 
     for (int i = 0; i < 120 && !panel.revealed(); ++i) ui.frame([&] { panel.draw(1.0f / 60.0f); });
     REQUIRE(panel.revealed());
     for (auto widths : {std::vector<int>{4, 4096, 4096, 3}, std::vector<int>{4, 512, 512, 3}}) {
+        panel.set_guess(3);  // a guess for the question before: not this one's
         panel.apply(hardware_setup(panel, widths, 16));
+        CHECK_THAT(panel.status(), Catch::Contains("guess=0 "));
         CHECK(panel.playback().cursor() == 0);
         CHECK_FALSE(panel.playback().playing());
         CHECK_FALSE(panel.revealed());

@@ -105,7 +105,8 @@ void LayerRunPanel::recompute() {
 
 void LayerRunPanel::restart() {
     m_playback.reset();  // a new set-up starts from a clean "ready": nothing lit, nothing half done
-    m_revealed = false;  // and its answer is a new one to guess
+    m_revealed = false;  // and its answer is a new one to guess,
+    m_guess = 0;         // so a guess made for the old one is not graded against it
 }
 
 void LayerRunPanel::refresh_views() {
