@@ -49,6 +49,17 @@ TEST_CASE("sim estimate prints the step's figures for GPT-3 175B on 1,536 A100s"
     CHECK(j["stages"].size() == 8);
     CHECK(j["assumptions"].size() >= 5);
     CHECK_FALSE(j.contains("timeline"));
+    // Each exchange names its own group: the pipeline's sends are not the tensor group's.
+    int sends = 0;
+    for (const auto& x : j["exchanges"])
+        if (x["what"] == "pipeline sends of activations and their gradients") {
+            ++sends;
+            CHECK(x["group"] == "pipeline");
+            CHECK(x["group_size"] == 2);
+        } else if (x["group"] == "tensor") {
+            CHECK_THAT(x["what"].get<std::string>(), Catch::StartsWith("tensor-parallel"));
+        }
+    CHECK(sends == 1);
 }
 
 TEST_CASE("sim estimate takes explicit dimensions, every schedule, and lists the timeline on request") {

@@ -17,6 +17,7 @@ std::string_view group_kind_name(GroupKind g) {
         case GroupKind::replicas: return "replicas";
         case GroupKind::experts: return "expert";
         case GroupKind::expert_data: return "expert_data";
+        case GroupKind::pipeline: return "pipeline";
     }
     return "?";
 }
@@ -46,6 +47,7 @@ LayoutLinks::LayoutLinks(const EstimateSetup& setup, std::shared_ptr<ExchangeTim
     m_groups[5] = GpuGroup::strided(l.ep, tcp);
     // Expert rank 0's copies: every context rank c of the data ranks d = j ep, j by j.
     m_groups[6] = GpuGroup{0, l.cp, tp, l.dp / l.ep, tcp * l.ep};
+    m_groups[7] = GpuGroup::strided(std::min(l.pp, 2), tcp * l.dp);  // stage 0's GPU 0 and stage 1's
 }
 
 LinkType LayoutLinks::link(GroupKind g) const { return m_timer->link(group(g)); }

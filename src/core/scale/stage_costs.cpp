@@ -239,9 +239,8 @@ void add_sends(const EstimateSetup& setup, const StageCost& c, const RowFn& row)
     const double mb = static_cast<double>(l.micro_batches());
     const double sends = (c.send_s > 0 ? 1.0 : 0.0) + (c.chunk > 0 || c.stage > 0 ? 1.0 : 0.0);
     const double bytes = bf16_bytes * tokens_per_gpu(m, l) * static_cast<double>(m.hidden) / l.tp;
-    StepExchange& e = row("pipeline sends of activations and their gradients", GroupKind::tensor, CollectiveKind::send, bytes,
+    StepExchange& e = row("pipeline sends of activations and their gradients", GroupKind::pipeline, CollectiveKind::send, bytes,
                           c.send_s);
-    e.group_size = 2;
     e.algorithm = "route";
     e.protocol = "";
     e.link = c.send_link == LinkType::local ? e.link : c.send_link;

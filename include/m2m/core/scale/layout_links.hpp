@@ -24,8 +24,10 @@ enum class GroupKind {
     replicas,     ///< hybrid sharding: one GPU per shard group, across nodes (the shards' all-reduce)
     experts,      ///< ep GPUs, stride tp cp: the all-to-all of a MoE layer
     expert_data,  ///< dp cp / ep GPUs that hold the same experts: their gradient sync
+    pipeline,     ///< a GPU and its rank in the next stage (two at most): the pipeline's sends
 };
-std::string_view group_kind_name(GroupKind g);  ///< "tensor", "context", "data", "shard", "replicas", "expert", "expert_data"
+/// "tensor", "context", "data", "shard", "replicas", "expert", "expert_data", "pipeline"
+std::string_view group_kind_name(GroupKind g);
 
 class LayoutLinks {
 public:
@@ -52,7 +54,7 @@ public:
 private:
     std::shared_ptr<ExchangeTimer> m_timer;
     Layout m_layout;
-    GpuGroup m_groups[7];
+    GpuGroup m_groups[8];
 };
 
 }  // namespace m2m::core
