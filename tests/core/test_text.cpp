@@ -37,7 +37,12 @@ TEST_CASE("bytes, rates, ratios and fixed decimals") {
     CHECK(format_bytes(512) == "512 B");
     CHECK(format_bytes(2.8e12) == "2.8 TB");
     CHECK(format_bytes(1.98e9) == "1.98 GB");
-    CHECK(format_gpu_memory(85.9e9) == "85.9 GB (80 GiB)");  // an A100 80GB: its 80 is GiB
+    CHECK(format_gpu_memory(85.9e9) == "85.9 GB (80 GiB)");
+    // A share never rounds up to the whole: 600 ns of 2.70 ms is not "99%" nor "100%".
+    CHECK(format_share(0.42) == "42%");
+    CHECK(format_share(0.993) == "99%");
+    CHECK(format_share(0.996) == "over 99%");
+    CHECK(format_share(1 - 0.6e-6 / 2.7e-3) == "over 99.9%");  // an A100 80GB: its 80 is GiB
     CHECK(format_gpu_memory(150.8e9) == "151 GB (140 GiB)");
     CHECK(format_rate_GBps(3350) == "3350 GB/s");
     CHECK(format_rate_GBps(999.7) == "1000 GB/s");  // not "1e+03 GB/s"

@@ -106,6 +106,12 @@ std::string format_percent(double fraction) {
     return trimmed(printf_text(p >= 99.95 ? "%.0f" : p >= 9.995 ? "%.1f" : "%.2f", p)) + "%";
 }
 
+std::string format_share(double fraction) {
+    if (fraction >= 0.999) return "over 99.9%";
+    if (fraction >= 0.995) return "over 99%";
+    return format_percent(std::max(fraction, 0.0), 0);
+}
+
 std::string format_percent(double fraction, int decimals) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f%%", decimals, fraction * 100);

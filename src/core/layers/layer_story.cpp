@@ -186,7 +186,7 @@ LayerRunStory tell(const LayerRunSetup& setup, const LayerRunResult& r) {
     if (setup.mode == TimingMode::lesson) {
         const auto takes = [](std::uint32_t cores) {
             return cores == 1 ? std::string("1 core takes them one at a time")
-                              : format_count(cores) + " cores take up to " + format_count(cores) + " at once";
+                              : format_count(cores) + " cores take up to " + format_count(cores) + " neurons at once";
         };
         st.verdict = "Neither machine starts a layer before the last one is done. Inside a layer the GPU's " +
                      takes(setup.gpu_cores) + "; the CPU's " + takes(setup.cpu_cores) + ".";

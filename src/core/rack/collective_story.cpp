@@ -267,7 +267,7 @@ CollectiveStory tell(const Cluster& cluster, const CollectiveResult& r) {
     // Three parts: the fixed cost, the pace of the few threads a small message runs on, the wires.
     const double narrow_s = std::min(r.nccl.narrow_s, r.time_s - latency_s);
     const double wires_s = r.time_s - latency_s - narrow_s;
-    const auto percent = [&](double part) { return format_percent(std::min(part / r.time_s, 0.99), 0); };
+    const auto percent = [&](double part) { return format_share(part / r.time_s); };
     st.latency_bound = latency_s >= narrow_s && latency_s > wires_s;
     st.narrow_bound = !st.latency_bound && narrow_s > wires_s;
     if (st.latency_bound)

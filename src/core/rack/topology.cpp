@@ -327,7 +327,7 @@ TransferStory tell(const Cluster& cluster, const TransferResult& r) {
                 " hops, the slowest at " + st.bandwidth + ", so it takes " + st.relative_time +
                 " as long as inside a node.";
     const double share = (st.latency_bound ? r.run.latency_s : r.run.bandwidth_s) / r.time_s;
-    const std::string pct = format_percent(std::min(share, 0.99), 0);
+    const std::string pct = format_share(share);
     const std::string why =
         st.latency_bound
             ? " At " + size + " the bytes themselves need only " + st.bandwidth_time + "; the fixed cost of the hops (" +

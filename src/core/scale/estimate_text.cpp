@@ -86,7 +86,7 @@ std::string data_sentence(const EstimateSetup& setup, const LayoutLinks& links) 
         "weights, gradients and Adam state are split (FSDP's full shard); each layer's weights are all-gathered before "
         "its forward and again before its backward, one layer ahead, and its gradients reduce-scattered",
     };
-    std::string s = "Data parallel (ZeRO " + std::to_string(l.zero_stage) + "): " + zero[l.zero_stage] + ", over " +
+    std::string s = "Data parallel (ZeRO-" + std::to_string(l.zero_stage) + "): " + zero[l.zero_stage] + ", over " +
                     link_word(links.dp_link()) + ".";
     if (l.hybrid_shard) s += " Hybrid sharding splits only inside a node and all-reduces each node's share across nodes.";
     s += l.overlap ? " Overlap: the sync runs in buckets of max(40M, 1M x dp) parameters (Megatron-Core's default) "
@@ -105,7 +105,7 @@ std::string memory_sentence(const EstimateSetup& setup, const Estimate& e) {
                                "gradients and Adam's two fp32 moments, 16"
                              : "Memory: bf16 weights, fp32 gradients (accumulated and reduced in fp32, Megatron-LM's bf16 "
                                "default) and fp32 Adam state, " + std::to_string(state_bytes_per_parameter + 2);
-    return state + " bytes per parameter split as ZeRO " + std::to_string(l.zero_stage) +
+    return state + " bytes per parameter split as ZeRO-" + std::to_string(l.zero_stage) +
            " splits them (Rajbhandari et al. 2020); activations per Korthikanti et al. 2022 for the " +
            std::string(schedule_name(l.schedule)) + " schedule's " +
            format_significant(e.memory.in_flight_micro_batches, 3) +

@@ -30,11 +30,11 @@ std::optional<FitChange> change_to_fit(const EstimateSetup& setup) {
          [](Layout& l) {
              return l.pp > 1 && !l.free_stage_inputs && l.recompute != Recompute::full && ((l.free_stage_inputs = true), true);
          }},
-        {"ZeRO 1 (the Adam state split over the copies)", [](Layout& l) { return l.zero_stage < 1 && ((l.zero_stage = 1), true); }},
+        {"ZeRO-1 (the Adam state split over the copies)", [](Layout& l) { return l.zero_stage < 1 && ((l.zero_stage = 1), true); }},
         {"selective recompute", [](Layout& l) { return l.recompute == Recompute::none && ((l.recompute = Recompute::selective), true); }},
         {"flash attention", [](Layout& l) { return l.attention == AttentionKernel::standard && ((l.attention = AttentionKernel::flash), true); }},
-        {"ZeRO 2 (the gradients split too)", [](Layout& l) { return l.zero_stage < 2 && ((l.zero_stage = 2), true); }},
-        {"ZeRO 3 (FSDP: the weights split too)", [](Layout& l) { return l.zero_stage < 3 && l.pp == 1 && ((l.zero_stage = 3), true); }},
+        {"ZeRO-2 (the gradients split too)", [](Layout& l) { return l.zero_stage < 2 && ((l.zero_stage = 2), true); }},
+        {"ZeRO-3 (FSDP: the weights split too)", [](Layout& l) { return l.zero_stage < 3 && l.pp == 1 && ((l.zero_stage = 3), true); }},
         {"full recompute", [](Layout& l) { return l.recompute != Recompute::full && ((l.recompute = Recompute::full), true); }},
         {"twice the tensor parallelism", twice(&Layout::tp)},
         {"twice the pipeline stages", twice(&Layout::pp)},

@@ -82,7 +82,7 @@ std::optional<SetupProblem> check_schedule(const TransformerShape& m, const Layo
     // ZeRO 3 would gather every layer again for each of them, so DeepSpeed and Megatron refuse it,
     // and PyTorch's pipeline keeps a stage's gathered weights for the whole step (ZeRO 2's memory).
     if (l.zero_stage == 3 && l.pp > 1)
-        return SetupProblem{"zero_stage", "ZeRO 3 (full sharding) cannot run with pipeline parallelism; use 0, 1 or 2 "
+        return SetupProblem{"zero_stage", "ZeRO-3 (full sharding) cannot run with pipeline parallelism; use 0, 1 or 2 "
                                           "with pp > 1, or pp 1"};
     if (l.hybrid_shard && l.zero_stage == 0)
         return SetupProblem{"hybrid_shard", "hybrid sharding needs a ZeRO stage of 1, 2 or 3 to shard anything"};

@@ -185,7 +185,7 @@ void FrontierView::draw_sharding_controls(Context& ctx, core::Layout& l, bool& c
     const float input_w = stepper_width();
     changed |= radio_row<int>("ZeRO", l.zero_stage, {{"0", 0}, {"1", 1}, {"2", 2}, {"3", 3}});
     ctx.items.note("frontier_zero");
-    static const std::string zero = "ZeRO 1 splits the Adam state over the DP copies, 2 the gradients too, 3 (FSDP) the "
+    static const std::string zero = "ZeRO-1 splits the Adam state over the DP copies, ZeRO-2 the gradients too, ZeRO-3 (FSDP) the "
                                     "weights too: each layer is gathered just before it runs.";
     m_wrap.text(ctx.view.theme.text_dim, zero);
     if (l.zero_stage > 0) {

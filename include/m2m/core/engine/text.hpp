@@ -26,6 +26,10 @@ std::string format_gpu_memory(double bytes);
 /// under 1 GB/s in MB/s ("1.06 MB/s"), under 1 MB/s in KB/s ("933 KB/s"), as format_bytes.
 std::string format_rate_GBps(double GBps);
 
+/// A share of a whole in whole percent that never rounds up to all of it: 0.42 -> "42%",
+/// 0.993 -> "99%", 0.996 -> "over 99%", 0.9998 -> "over 99.9%".
+std::string format_share(double fraction);
+
 /// A ratio "how many times": 5 -> "5×", 7.7 -> "7.7×", 12.3 -> "12×", 141.2 -> "141×", 0.68 -> "0.68×".
 std::string format_ratio(double ratio);
 
