@@ -227,11 +227,16 @@ void RackPanel::draw_presenter_strip() {
             locked_tooltip();
             m_ctx.items.note(type == core::LinkType::nvlink ? "guess_nvlink" : "guess_infiniband");
         }
-        // One row: the wire and Send always, the times-as-long box before Send where both fit.
+        // One row: the wire and Send always, the times-as-long box before Send where both fit,
+        // with what it is as long as (the side panel's question, which presenter view hides)
+        // where that fits too.
         const float fs = ImGui::GetFontSize();
-        const char* times_label = "\xc3\x97 as long##strip";
         const float box_w = ui::button_width("your guess");  // the empty box's words fit it
-        const float times_w = box_w + ImGui::CalcTextSize(times_label, nullptr, true).x;
+        const auto width_of = [&](const char* label) { return box_w + ImGui::CalcTextSize(label, nullptr, true).x; };
+        const char* times_label = "\xc3\x97 as long as in one node##strip";
+        const float room = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x - ImGui::GetItemRectMax().x;
+        if (width_of(times_label) + fs * 3.0f + ui::button_width("Send") > room) times_label = "\xc3\x97 as long##strip";
+        const float times_w = width_of(times_label);
         if (ui::beside_if_fits(times_w + fs * 2.0f + ui::button_width("Send"), fs)) {
             ImGui::SetNextItemWidth(box_w);
             draw_times_guess(times_label);
