@@ -282,9 +282,13 @@ void RackPanel::draw_plot_hover(const ui::LogLogFrame& f) {
     else if (c.narrow_s > 0)
         ImGui::TextDisabled("NCCL's own estimate: %s, as if all %u channels ran; at this size it runs on %u", core::format_seconds(c.nccl_time_s).c_str(),
                             c.max_channels, c.channels);
-    for (std::size_t k = 0; k < sw.algorithms.size(); ++k)
-        ImGui::TextDisabled("%s: %s", std::string(core::collective_algorithm_label(sw.algorithms[k])).c_str(),
-                            core::format_seconds(sw.curves[k][best].time_s).c_str());
+    // Each algorithm's time beside NCCL's estimate of it, which is what the pick ranks: a tree that
+    // runs sooner than the picked ring is then not a contradiction on screen.
+    for (std::size_t k = 0; k < sw.algorithms.size(); ++k) {
+        const core::CollectiveCost& a = sw.curves[k][best];
+        ImGui::TextDisabled("%s: %s (NCCL's estimate %s)", std::string(core::collective_algorithm_label(sw.algorithms[k])).c_str(),
+                            core::format_seconds(a.time_s).c_str(), core::format_seconds(a.nccl_time_s).c_str());
+    }
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
 }
