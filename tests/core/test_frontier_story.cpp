@@ -94,6 +94,12 @@ TEST_CASE("the Frontier story's memory per GPU is the estimate's fullest stage, 
     const core::FrontierStory full = core::tell_frontier(tight);
     REQUIRE_FALSE(full.problem);
     REQUIRE_FALSE(full.estimate.memory.fits);
+    // Its step time and training days are what it would take if it fit, and say so.
+    for (const core::FrontierReadout& r : full.readouts) {
+        CHECK_THAT(r.label, Catch::EndsWith(", IF IT FIT"));
+        CHECK_THAT(r.tooltip, Catch::StartsWith("This layout needs more memory than a GPU has"));
+    }
+    for (const core::FrontierReadout& r : st.readouts) CHECK_THAT(r.label, !Catch::Contains("IF IT FIT"));
     CHECK_THAT(full.gpu_head, Catch::Contains("it does not fit"));
     const auto change = core::change_to_fit(tight);
     CHECK_THAT(full.gpu_head, Catch::EndsWith(change ? change->sentence : std::string("find a layout.")));

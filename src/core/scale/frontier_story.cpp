@@ -88,6 +88,15 @@ void tell_readouts(FrontierStory& st) {
         {"TRAINING, " + short_count(st.setup.train_tokens) + " TOKENS", format_seconds(e.train_days * 86400.0),
          format_fixed(e.train_days, 1) + " days, every step like this one, with no failures or restarts"},
     }};
+    // A layout that runs out of memory would not run at all: its figures are what it would take
+    // with enough memory, and say so, so nobody quotes a training time for an impossible run.
+    if (!e.memory.fits)
+        for (FrontierReadout& r : st.readouts) {
+            r.label += ", IF IT FIT";
+            r.tooltip = "This layout needs more memory than a GPU has, so it would not run: " +
+                        std::string(r.tooltip.empty() ? "this is what it would take if it fit."
+                                                      : "this is what it would take if it fit. " + r.tooltip);
+        }
 }
 
 }  // namespace

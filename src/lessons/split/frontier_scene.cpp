@@ -144,7 +144,8 @@ void FrontierView::draw_readouts(Context& ctx) {
     const ImU32 colours[5] = {th.text, th.text, th.gpu, th.text_dim, th.accent};
     std::vector<ui::Readout> items;
     for (std::size_t i = 0; i < m_story.readouts.size(); ++i)
-        items.push_back({m_story.readouts[i].label, m_story.readouts[i].value, colours[std::min<std::size_t>(i, 4)]});
+        items.push_back({m_story.readouts[i].label, m_story.readouts[i].value,
+                         estimate().memory.fits ? colours[std::min<std::size_t>(i, 4)] : th.text_dim});  // greyed: it would not run
     // A quarter of the scene at most: on a short window at a large scale the headline form took
     // half of it and left the lists below a strip (1024x768 at 1.5: ~100 px).
     const float scene_h = ImGui::GetContentRegionAvail().y + ImGui::GetCursorPosY();
