@@ -67,7 +67,12 @@ std::string combo_preview(const std::string& name, float width) {
     const float room = width - ImGui::GetFrameHeight() - ImGui::GetStyle().FramePadding.x * 2;
     const auto fits = [&](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x <= room; };
     if (fits(name)) return name;
+    // The maker goes first: cut at the end, "NVIDIA A100 SXM 80GB" read "NVIDIA A10…", the name of
+    // another GPU; "A100 SXM…" keeps the part that tells them apart.
     std::string cut = name;
+    for (const char* maker : {"NVIDIA ", "AMD ", "Intel ", "Google ", "Apple "})
+        if (cut.rfind(maker, 0) == 0) cut.erase(0, std::char_traits<char>::length(maker));
+    if (fits(cut)) return cut;
     while (!cut.empty() && !fits(cut + "\xe2\x80\xa6")) {
         cut.pop_back();
         while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80) cut.pop_back();  // whole UTF-8

@@ -53,7 +53,7 @@ TEST_CASE("paragraphs wrap at spaces, never inside 0.461 or 1,024, and each line
     });
 }
 
-TEST_CASE("a combo box's closed text is the name where it fits, else cut with an ellipsis where it fits") {
+TEST_CASE("a combo box's closed text is the name where it fits, else without its maker, else cut with an ellipsis") {
     test::Headless ui;
     ui.frame([&] {
         const std::string name = "DeepSeek-V3 (mixture of experts)";
@@ -70,5 +70,11 @@ TEST_CASE("a combo box's closed text is the name where it fits, else cut with an
         // Two server CPUs stay apart when cut.
         const float cpu = ImGui::CalcTextSize("Server CPU (Xeon Pla").x + arrow;
         CHECK(ui::combo_preview("Server CPU (Xeon Platinum 8480+)", cpu) != ui::combo_preview("Server CPU (AMD EPYC 9654)", cpu));
+        // The maker goes before the model is cut: "NVIDIA A10…" named another GPU.
+        const float gpu = ImGui::CalcTextSize("NVIDIA A100").x + arrow;
+        const std::string a100 = ui::combo_preview("NVIDIA A100 SXM 80GB", gpu);
+        CHECK_THAT(a100, Catch::StartsWith("A100"));
+        CHECK(ImGui::CalcTextSize(a100.c_str()).x <= gpu - arrow);
+        CHECK(ui::combo_preview("NVIDIA A100 SXM 80GB", ImGui::CalcTextSize("A100 SXM 80GB").x + arrow + 1) == "A100 SXM 80GB");
     });
 }
