@@ -145,7 +145,8 @@ void RealScaleView::draw_controls(Context& ctx) {
     const auto& th = ctx.view.theme;
     static const std::string intro =
         "The network on the first tab has a few dozen parameters. A frontier model has hundreds of billions, and "
-        "learns from hundreds of billions of tokens or more. How long would training it take?";
+        "learns from hundreds of billions of tokens or more. Here is how long training it takes on one chip, and on a "
+        "cluster.";
     m_wrap.text(th.text, intro);
     ImGui::Separator();
     Settings s = m_settings;
