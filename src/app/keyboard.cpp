@@ -51,6 +51,8 @@ void lesson_keys(App& app, const Plain& plain) {
     if (plain(GLFW_KEY_RIGHT)) app.go_to(app.current + 1);
     if (plain(GLFW_KEY_LEFT)) app.current > 0 ? app.go_to(app.current - 1) : app.go_home();
     if (plain(GLFW_KEY_HOME) || plain(GLFW_KEY_0) || plain(GLFW_KEY_KP_0)) app.go_home();
+    if (plain(GLFW_KEY_G)) app.lesson().guess_key(false);
+    if (plain(GLFW_KEY_N)) app.lesson().guess_key(true);
 }
 
 }  // namespace

@@ -126,7 +126,9 @@ void draw_shortcuts(App& app) {
         {"Up / Down, Enter", "pick and open a lesson (home screen)"},
         {"Ctrl +  Ctrl -  Ctrl 0", "larger / smaller / actual size"},
         {"H", "presenter view: the scene and its readouts only"},
-        {"C", "fold / unfold the control panel (drag its edge to narrow it)"}, {"F11", "fullscreen"},
+        {"C", "fold / unfold the controls (or drag their edge)"}, {"F11", "fullscreen"},
+        {"G", "guess: the next answer, or type a number, then Enter"},
+        {"N", "type a number guess (Lesson 2: times as long)"},
         {"Ctrl+E", "save a screenshot"},    {"?", "this help (Esc closes)"},       {"Ctrl+Q", "quit"},
     };
     if (ImGui::BeginTable("keys", 2)) {

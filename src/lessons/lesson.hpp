@@ -62,6 +62,11 @@ public:
     /// The current timeline as CSV (a header line, then one row per task); empty if none, or while
     /// it would answer a pending guess (until the run has played).
     virtual std::string timeline_csv() const { return {}; }
+    /// G and N: the pending guess from the keyboard, for a lecturer without a mouse. G moves a
+    /// choice to the next answer (after the last, back to none), or takes the keyboard into the
+    /// lesson's number box where it has no choice; N takes it into the number box. Nothing once
+    /// the guess is locked.
+    virtual void guess_key(bool number) { (void)number; }
 
 protected:
     Context& m_ctx;  ///< the app's (or a test's): outlives every lesson built with it

@@ -33,12 +33,13 @@ bool beside_if_fits(float w, float spacing) {
     return true;
 }
 
-void hint_if_fits(const char* text) {
+bool hint_if_fits(const char* text) {
     const float sp = ImGui::GetFontSize();
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    if (ImGui::GetItemRectMax().x + sp + ImGui::CalcTextSize(text).x > right) return;
+    if (ImGui::GetItemRectMax().x + sp + ImGui::CalcTextSize(text).x > right) return false;
     ImGui::SameLine(0, sp);
     ImGui::TextDisabled("%s", text);
+    return true;
 }
 
 float radio_width(const char* label) {
@@ -89,6 +90,10 @@ void label_focuses_field(const LabelFit& fit) {
     const bool beside = ImGui::IsMouseHoveringRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
     const bool above = fit.above_max.x > fit.above_min.x && ImGui::IsMouseHoveringRect(fit.above_min, fit.above_max);
     if (!beside && !above) return;
+    type_into_last_item();
+}
+
+void type_into_last_item() {
     // SetKeyboardFocusHere(-1) does not reach a text field in ImGui 1.86; activating the item
     // by its id with a preference for text input does (as Tab or Enter on it would).
     ImGui::ActivateItem(ImGui::GetItemID());

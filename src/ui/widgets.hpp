@@ -46,7 +46,7 @@ void same_line_if_fits(float w, float spacing = -1.0f);
 /// for a one-row strip whose optional items are left out rather than wrapped.
 bool beside_if_fits(float w, float spacing);
 /// A dim hint after the last item on its row, only where it fits there (else left out).
-void hint_if_fits(const char* text);
+bool hint_if_fits(const char* text);  ///< true: it fitted and is drawn
 /// The width of a radio button or a checkbox with its label, and of a button.
 float radio_width(const char* label);
 float button_width(const char* label);
@@ -69,6 +69,9 @@ LabelFit fit_label(const char* label, float share, float least = 0);
 /// student types next goes there: a "3" typed after clicking the guess box's label is a guess,
 /// not a jump to Lesson 3 (shortcuts are off while a field has the keyboard).
 void label_focuses_field(const LabelFit& fit);
+/// The item just drawn (a text or number field) takes the keyboard from the next frame, as a
+/// click on it would: a shortcut's way into a guess box.
+void type_into_last_item();
 
 /// A small "(sources)" marker; hovering shows `text` (every figure and where it is from).
 /// It goes beside the item before it when it fits there, or where `place` says.

@@ -275,3 +275,76 @@ TEST_CASE("Lesson 1's guess is in once the run starts and opens again when a set
     panel.apply(wider);
     CHECK_FALSE(panel.guess_locked());
 }
+
+TEST_CASE("G and N make the guess from the keyboard in every lesson, and do nothing once it is locked") {
+    SECTION("Lesson 1: G puts the keyboard in the box; digits and Enter are the guess") {
+        test::Headless ui;
+        lessons::LayerRunPanel panel(ui.context());
+        ui.frame([&] { panel.draw(0); });
+        CHECK_FALSE(ImGui::GetIO().WantTextInput);
+        panel.guess_key(false);
+        for (int i = 0; i < 3; ++i) ui.frame([&] { panel.draw(0); });  // drawn, activated, reported
+        REQUIRE(ImGui::GetIO().WantTextInput);  // a typed "3" is a guess, not Lesson 3
+        ImGui::GetIO().AddInputCharacter('3');
+        ui.frame([&] { panel.draw(0); });
+        CHECK_THAT(panel.status(), Catch::Contains("guess=3 "));
+    }
+    SECTION("Lesson 1: once the run has started G leaves the box alone") {
+        test::Headless ui;
+        lessons::LayerRunPanel panel(ui.context());
+        panel.playback().play();
+        ui.frame([&] { panel.draw(1.0f / 60.0f); });
+        REQUIRE(panel.guess_locked());
+        panel.guess_key(false);
+        for (int i = 0; i < 3; ++i) ui.frame([&] { panel.draw(0); });
+        CHECK_FALSE(ImGui::GetIO().WantTextInput);
+    }
+    SECTION("Lesson 2: G steps the wire, then NVLS, tree, ring in turn; N takes the number") {
+        test::Headless ui;
+        RackPanel panel(ui.context());
+        ui.frame([&] { panel.draw(0); });
+        panel.guess_key(false);
+        CHECK(panel.guess().link == core::LinkType::nvlink);
+        panel.guess_key(false);
+        CHECK(panel.guess().link == core::LinkType::infiniband);
+        panel.guess_key(true);
+        for (int i = 0; i < 3; ++i) ui.frame([&] { panel.draw(0); });  // "Predict first?" opens, its box takes the keys
+        CHECK(ImGui::GetIO().WantTextInput);
+        panel.guess_key(false);
+        CHECK_FALSE(panel.guess().link);  // after the last answer: no guess
+        panel.set_mode(RackPanel::Mode::all_reduce);
+        panel.set_group(16);
+        panel.set_collective_bytes(1 << 20);
+        ui.frame([&] { panel.draw(0); });
+        const auto choices = core::guess_choices(panel.cluster().system(), panel.collective().group, panel.op());
+        REQUIRE(choices.size() >= 2);
+        for (core::CollectiveAlgorithm a : choices) {
+            panel.guess_key(false);
+            CHECK(panel.collective_guess().faster == a);
+        }
+        panel.guess_key(false);
+        CHECK_FALSE(panel.collective_guess().faster);
+        panel.guess_key(false);
+        panel.playback().step();
+        ui.frame([&] { panel.draw(0); });
+        REQUIRE(panel.guess_locked());
+        panel.guess_key(false);
+        CHECK(panel.collective_guess().faster == choices.front());
+    }
+    SECTION("Lesson 3: G opens Predict and steps through the splits") {
+        test::Headless ui;
+        SplitPanel panel(ui.context());
+        ui.frame([&] { panel.draw(0); });
+        const auto bytes = panel.strategy_bytes();
+        REQUIRE(bytes.size() >= 2);
+        for (const core::StrategyBytes& b : bytes) {
+            panel.guess_key(false);
+            CHECK(panel.guess() == b.strategy);
+        }
+        CHECK(panel.guess_pending());
+        panel.guess_key(false);
+        CHECK_FALSE(panel.guess());
+        panel.guess_key(true);  // no number to guess in this lesson
+        CHECK_FALSE(panel.guess());
+    }
+}

@@ -36,6 +36,7 @@ public:
     std::string timeline_csv() const override;
     /// Predict, then reveal: the student's guess of the speedup (0: no guess).
     void set_guess(double speedup) { m_guess = static_cast<float>(speedup); }
+    void guess_key(bool) override { m_focus_guess = !guess_locked(); }  ///< the box takes the keyboard
     /// The run has played to its end since the set-up last changed, so its answer shows.
     bool revealed() const { return m_revealed; }
     /// The guess is in once the run starts, and stays until a setting changes (a new question): no
@@ -91,6 +92,7 @@ private:
     std::vector<std::pair<core::SimTime, core::SimTime>> m_cpu_spans, m_gpu_spans;
     int m_uniform_width = 6;
     float m_guess = 0;
+    bool m_focus_guess = false;  // G or N: the next guess box drawn takes the keyboard
     std::size_t m_cpu_preset = 0, m_gpu_preset = 0;
     MeasureView m_measure;  ///< "Measure this machine": the same network run for real
     RealScaleView m_real_scale;  ///< the "Real scale" tab: a frontier model on one CPU, one GPU, a cluster

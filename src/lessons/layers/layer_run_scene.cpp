@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 #include <initializer_list>
 #include <iterator>
@@ -127,7 +128,8 @@ void LayerRunPanel::draw_presenter_strip() {
         if (width_slider("Width##strip")) recompute();
         m_ctx.items.note("strip_width");
     }
-    ui::hint_if_fits("Space: run");
+    // The keys for the question, where the row has room for them (G: the guess, while it is open).
+    if (guess_locked() || !ui::hint_if_fits("G: guess \xc2\xb7 Space: run")) ui::hint_if_fits("Space: run");
 }
 
 void LayerRunPanel::draw_guess_box(const char* label) {
@@ -137,6 +139,7 @@ void LayerRunPanel::draw_guess_box(const char* label) {
     if (locked) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().DisabledAlpha);
     ImGui::InputFloat(label, &m_guess, 0, 0, m_guess > 0 ? "%.3g" : locked ? "no guess" : "your guess",
                       locked ? ImGuiInputTextFlags_ReadOnly : 0);
+    if (std::exchange(m_focus_guess, false) && !locked) ui::type_into_last_item();  // G
     if (locked) ImGui::PopStyleVar();
     if (locked && ImGui::IsItemHovered())
         ui::tooltip_wrapped("The guess is in once the run starts: change a setting to guess again.", 24);

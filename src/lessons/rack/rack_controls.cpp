@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <utility>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -154,8 +155,26 @@ void RackPanel::draw_send_controls() {
 
 // [SECTION] predict, then reveal ---------------------------------------------------------------
 
+void RackPanel::guess_key(bool number) {
+    if (guess_locked()) return;
+    m_open_predict = true;
+    if (m_mode == Mode::send && number) {
+        m_focus_times = true;
+    } else if (m_mode == Mode::send) {
+        const std::optional<core::LinkType> next[] = {core::LinkType::nvlink, core::LinkType::infiniband, std::nullopt};
+        m_guess.link = !m_guess.link ? next[0] : *m_guess.link == core::LinkType::nvlink ? next[1] : next[2];
+    } else if (!number) {
+        const auto choices = core::guess_choices(cluster().system(), m_collective.group, m_op);
+        const auto at = std::find(choices.begin(), choices.end(), m_collective_guess.faster);
+        m_collective_guess.faster = !m_collective_guess.faster ? (choices.empty() ? std::nullopt : std::optional(choices.front()))
+                                    : at == choices.end() || at + 1 == choices.end() ? std::nullopt
+                                                                                     : std::optional(*(at + 1));
+    }
+}
+
 void RackPanel::draw_predict() {
-    // Optional and out of the way: closed until the student opens it.
+    // Optional and out of the way: closed until the student opens it (or presses G).
+    if (m_mode == Mode::send && std::exchange(m_open_predict, false)) ImGui::SetNextItemOpen(true);
     const bool open = ImGui::TreeNode("Predict first?");
     m_ctx.items.note("rack_predict_open");
     if (!open) return;
@@ -204,6 +223,7 @@ void RackPanel::draw_times_guess(const char* label) {
                           locked ? ImGuiInputTextFlags_ReadOnly : 0) &&
         !locked)
         m_guess.times = std::clamp(static_cast<double>(times), 0.0, 1e6);
+    if (std::exchange(m_focus_times, false) && !locked) ui::type_into_last_item();  // N
     if (locked) ImGui::PopStyleVar();
     locked_tooltip();
     m_ctx.items.note("guess_times");
@@ -256,7 +276,8 @@ void RackPanel::draw_presenter_strip() {
                                                                                                   : "Which is faster?");
     ImGui::SameLine();
     draw_collective_guess_choices();
-    ui::hint_if_fits("Space: run");
+    // The keys for the question, where the row has room for them (G: the guess, while it is open).
+    if (guess_locked() || !ui::hint_if_fits("G: guess \xc2\xb7 Space: run")) ui::hint_if_fits("Space: run");
 }
 
 core::SendReveal RackPanel::reveal() const { return core::reveal_send(m_guess, cluster(), m_transfer); }
@@ -364,6 +385,7 @@ void RackPanel::draw_collective_predict() {
     const core::CollectiveGroup& g = m_collective.group;
     const std::string question = core::guess_question(cluster().system(), g, m_op, static_cast<double>(m_collective.bytes));
     if (question.empty()) return;
+    if (std::exchange(m_open_predict, false)) ImGui::SetNextItemOpen(true);
     const bool open = ImGui::TreeNode("Predict first?##collective");
     m_ctx.items.note("collective_predict_open");
     if (!open) return;

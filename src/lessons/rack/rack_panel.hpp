@@ -85,6 +85,7 @@ public:
 
     /// Predict, then reveal: the student's guess before a send (the "Predict first?" area).
     void set_guess(const core::SendGuess& guess) { m_guess = guess; }
+    void guess_key(bool number) override;  ///< the next wire or algorithm; N: the times-as-long box
     const core::SendGuess& guess() const { return m_guess; }
     /// True once a send has played to its end: the guess can be set against it.
     bool send_finished() const { return m_mode == Mode::send && m_playback.finished() && m_playback.cursor() > 0; }
@@ -180,6 +181,8 @@ private:
     ui::RackLayout m_layout;
     int m_hovered = -1;
     core::SendGuess m_guess;
+    bool m_focus_times = false;   // N: the next times-as-long box drawn takes the keyboard
+    bool m_open_predict = false;  // G or N: "Predict first?" opens, so the guess shows
     int m_plot_hover = -1;
     bool m_show_plot = false;  ///< a short scene shows the plot instead of the rack  ///< the size under the mouse in the plot, -1 for none
     std::string m_widest_pick;     ///< "NVLS tree · Simple": the room NCCL PICKS keeps while hidden

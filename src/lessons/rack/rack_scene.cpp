@@ -20,6 +20,7 @@
 #include "m2m/core/engine/text.hpp"
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
+#include "ui/timeline_view.hpp"
 #include "ui/widgets.hpp"
 
 namespace m2m::lessons {
@@ -286,8 +287,9 @@ void RackPanel::draw_time_split() {
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x, h = fs;
     const double total = std::max(m_transfer.time_s, 1e-30);
-    const float lat_w = answers_hidden() ? w * 0.5f : std::clamp(static_cast<float>(run.latency_s / total) * w, 3.0f, w - 3.0f);
-    // Before the send the bar is grey: its colour would name the link the guess asks about.
+    // Before the send the bar is one grey: its colour would name the link the guess asks about,
+    // and a split drawn half and half read as "latency is half the time".
+    const float lat_w = answers_hidden() ? 0.0f : std::clamp(static_cast<float>(run.latency_s / total) * w, 3.0f, w - 3.0f);
     const ImU32 bytes_col = answers_hidden() ? th.text_dim : m_ctx.view.theme.link(run.route.type);
     dl->AddRectFilled(p, ImVec2(p.x + lat_w, p.y + h), ui::fade(th.warning, 0.35f));
     dl->AddRectFilled(ImVec2(p.x + lat_w, p.y), ImVec2(p.x + w, p.y + h), ui::fade(bytes_col, 0.35f));
@@ -295,6 +297,9 @@ void RackPanel::draw_time_split() {
     dl->AddRectFilled(p, ImVec2(p.x + std::min(cur, lat_w), p.y + h), th.warning);
     if (cur > lat_w) dl->AddRectFilled(ImVec2(p.x + lat_w, p.y), ImVec2(p.x + cur, p.y + h), bytes_col);
     ImGui::Dummy(ImVec2(w, h));
+    if (!answers_hidden())
+        ui::timeline_legend({{"fixed cost (latency)", th.warning},
+                             {"moving the bytes", m_ctx.view.theme.link(run.route.type)}});
 }
 
 float RackPanel::step_block_h() const { return 2 * ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.y; }

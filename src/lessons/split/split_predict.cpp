@@ -66,6 +66,17 @@ void SplitPanel::draw_predict() {
     ImGui::TreePop();
 }
 
+void SplitPanel::guess_key(bool number) {
+    if (number || guess_locked() || strategy_bytes().size() < 2) return;  // no number to guess here
+    m_predict_open = true;
+    const auto& bytes = strategy_bytes();
+    std::size_t at = bytes.size();
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+        if (m_guess == bytes[i].strategy) at = i;
+    m_guess = !m_guess ? std::optional(bytes.front().strategy)
+              : at + 1 < bytes.size() ? std::optional(bytes[at + 1].strategy) : std::nullopt;
+}
+
 void SplitPanel::draw_guess_choices() {
     const auto& bytes = strategy_bytes();
     int choice = -1;
@@ -114,7 +125,8 @@ void SplitPanel::draw_presenter_strip() {
         ImGui::SameLine();
         draw_guess_choices();
     }
-    ui::hint_if_fits("Space: run");
+    // The keys for the question, where the row has room for them (G: the guess, while it is open).
+    if (guess_locked() || !ui::hint_if_fits("G: guess \xc2\xb7 Space: run")) ui::hint_if_fits("Space: run");
 }
 
 void SplitPanel::draw_reveal() {
