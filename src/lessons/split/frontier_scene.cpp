@@ -81,19 +81,28 @@ void FrontierView::draw_scene(Context& ctx) {
 }
 
 void FrontierView::draw_lists(Context& ctx, bool tall) {
+    // The tabs' full names where they fit side by side, else short ones: ImGui squeezes tabs that
+    // do not fit to "Step timel…", "Best layo…", "What the…" (1024x768 at 1.5).
+    const bool timeline = !tall && !problem();
+    const char* full[] = {"Memory", "Step timeline", "Best layouts", "What the estimate assumes"};
+    float need = 0;
+    for (int i = tall ? 2 : timeline ? 0 : 1; i < 4; ++i)
+        need += ImGui::CalcTextSize(full[i]).x + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetStyle().ItemInnerSpacing.x;
+    const bool short_names = need > ImGui::GetContentRegionAvail().x;
     if (!ImGui::BeginTabBar("frontier_lists")) return;
     if (!tall)
-        list_tab(ctx, "Memory", "frontier_memory_tab", "frontier_memory", [&] {
+        list_tab(ctx, "Memory###memory", "frontier_memory_tab", "frontier_memory", [&] {
             draw_whole_model(ctx);
             ImGui::Spacing();
             draw_per_gpu(ctx);
         });
-    if (!tall && !problem())
-        list_tab(ctx, "Step timeline", "frontier_timeline_tab", nullptr,
+    if (timeline)
+        list_tab(ctx, short_names ? "Timeline###timeline" : "Step timeline###timeline", "frontier_timeline_tab", nullptr,
                  [&] { draw_timeline(ctx, ImGui::GetContentRegionAvail().y); });
-    list_tab(ctx, "Best layouts", "frontier_search_tab", "frontier_search", [&] { draw_search(ctx); });
-    list_tab(ctx, "What the estimate assumes", "frontier_assumptions_tab", "frontier_assumptions",
-             [&] { draw_assumptions(ctx); });
+    list_tab(ctx, short_names ? "Best###search" : "Best layouts###search", "frontier_search_tab", "frontier_search",
+             [&] { draw_search(ctx); });
+    list_tab(ctx, short_names ? "Assumptions###assumptions" : "What the estimate assumes###assumptions",
+             "frontier_assumptions_tab", "frontier_assumptions", [&] { draw_assumptions(ctx); });
     ImGui::EndTabBar();
 }
 
