@@ -222,8 +222,7 @@ void FrontierView::draw_search(Context& ctx) {
     if (ImGui::Button(m_story.search_button.c_str())) run_search();
     ctx.items.note("frontier_search_button");
     if (!m_search) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("(up to a few tenths of a second)");
+        ui::hint_if_fits("(up to a few tenths of a second)");
         static const std::string how =
             "Tries every TP (1, 2, 4, 8) x CP x PP x DP (and EP for a mixture of experts) that splits this batch "
             "evenly, with every ZeRO stage, recompute, micro-batch, 1F1B and interleaved with 2, 4 or 8 chunks, keeping "
@@ -232,8 +231,8 @@ void FrontierView::draw_search(Context& ctx) {
         m_wrap.text(th.text_dim, how);
         return;
     }
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s", m_search->summary.c_str());
+    // Beside the button where it fits, else wrapped under it ("17,270 v" was cut at 1024x768 at 1.5).
+    if (!ui::hint_if_fits(m_search->summary.c_str())) m_wrap.text(th.text_dim, m_search->summary);
     if (m_search->result.best.empty()) {
         m_wrap.text(th.warning, m_search->none_fit);
         return;
