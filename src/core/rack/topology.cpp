@@ -242,7 +242,7 @@ TaskId add_transfer(LinkPools& pools, const Route& r, double bytes) {
 
 std::string_view link_sharing_rule() {
     return "A link carries one transfer at a time, first come first served: two equal tensors on one link "
-           "end at 1x and 2x the time of one, so the last ends when it would if they shared the link at half "
+           "end at 1\xc3\x97 and 2\xc3\x97 the time of one, so the last ends when it would if they shared the link at half "
            "speed each.";
 }
 
