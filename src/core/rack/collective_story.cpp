@@ -41,7 +41,12 @@ std::string path_of(CollectiveAlgorithm a, CollectiveOp op, const CollectiveGrou
         return "one trip into the NVSwitch, which adds, and back";
     case CollectiveAlgorithm::nvls_tree:
         return "one trip through each node's NVSwitch and " + format_counted(2 * levels, "network hop");
-    case CollectiveAlgorithm::p2p: return "one round of sends to every other GPU";
+    case CollectiveAlgorithm::p2p: {  // one send to each peer, each paying its hop (NcclModel::tune_p2p)
+        const std::uint32_t nvlink = g.fewest() - 1, network = g.gpus - g.fewest();
+        if (network == 0) return "a send to each of the other " + format_counted(nvlink, "GPU") + ", one after another, over NVLink";
+        return "a send to each of the other " + format_counted(nvlink + network, "GPU") + ", one after another (" +
+               format_count(nvlink) + " over NVLink, " + format_count(network) + " across the network)";
+    }
     }
     return {};
 }

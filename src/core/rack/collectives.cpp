@@ -22,7 +22,7 @@ std::size_t ring_step_count(CollectiveOp op, std::size_t n) {
     case CollectiveOp::all_reduce: return 2 * (n - 1);
     case CollectiveOp::all_gather:
     case CollectiveOp::reduce_scatter: return n - 1;
-    default: return 1;  // broadcast streams down the ring; all-to-all is one round of sends
+    default: return 1;  // broadcast streams down the ring; all-to-all is one round of sends, a hop per peer
     }
 }
 
