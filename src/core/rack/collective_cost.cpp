@@ -223,13 +223,10 @@ double NcclModel::latency_us(CollectiveAlgorithm a, CollectiveProtocol p) const 
     return lat;
 }
 
-// All-to-all: NCCL has no cost model for it (it runs as point-to-point sends). This one puts
-// the bytes on the wires: each GPU sends S/n to every other member, its node's share over
-// NVLink and the rest through its own NIC, both at once; LL (half the wire) for peers of up to
-// 16 KB (NCCL_P2P_LL_THRESHOLD), else Simple. The latency is the base once, then one hop per
-// peer, one after another: each NVLink peer an NVLink hop, each peer in another node a network
-// hop (NCCL's ring figures for the protocol), as the slowest rank (in the fewest-filled node)
-// pays them. Measured all-to-alls grow so with the peers (docs/rack_model.md, "All-to-all").
+// All-to-all, point-to-point sends that NCCL does not price: each GPU sends S/n to every other
+// member, its node's share over NVLink and the rest through its own NIC at once; LL (half the wire)
+// up to 16 KB a peer (NCCL_P2P_LL_THRESHOLD), else Simple. Latency: the base, then the ring's hop
+// for each peer's link, one after another, as the rank in the fewest-filled node pays (docs/rack_model.md).
 void NcclModel::tune_p2p(const SystemSpec& sys) {
     const double n = m_group.gpus, ppn = m_group.gpus_per_node;
     const double seconds_per_byte = std::max((ppn - 1) / n / sys.nvlink.effective_GBps(),
@@ -250,16 +247,11 @@ double NcclModel::latency_s(CollectiveAlgorithm a, CollectiveProtocol p) const {
 
 NcclModel::LatencyParts NcclModel::latency_parts(CollectiveAlgorithm a, CollectiveProtocol p) const {
     LatencyParts out;
-    if (a == CollectiveAlgorithm::p2p) {  // one hop per peer (tune_p2p)
-        out.base_s = m_t.base_latency_us[ai(CollectiveAlgorithm::ring)][pi(p)] * 1e-6;
-        out.nvlink_hop_s = m_t.hop_latency_us[hw_nvlink][ai(CollectiveAlgorithm::ring)][pi(p)] * 1e-6;
-        out.network_hop_s = m_t.hop_latency_us[hw_net][ai(CollectiveAlgorithm::ring)][pi(p)] * 1e-6;
-        return out;
-    }
-    out.base_s = m_t.base_latency_us[ai(a)][pi(p)] * 1e-6;  // NVLS: 0 but in 2.18
-    out.nvlink_hop_s = m_t.hop_latency_us[hw_nvlink][ai(a)][pi(p)] * 1e-6;
-    const bool one_per_node = m_group.gpus == m_group.nodes && m_t.one_per_node_tree_latency;
-    out.network_hop_s = m_t.hop_latency_us[hw_net][ai(one_per_node ? CollectiveAlgorithm::tree : a)][pi(p)] * 1e-6;
+    const CollectiveAlgorithm row = a == CollectiveAlgorithm::p2p ? CollectiveAlgorithm::ring : a;  // a hop per peer
+    out.base_s = m_t.base_latency_us[ai(row)][pi(p)] * 1e-6;  // NVLS: 0 but in 2.18
+    out.nvlink_hop_s = m_t.hop_latency_us[hw_nvlink][ai(row)][pi(p)] * 1e-6;
+    const bool one_per_node = row == a && m_group.gpus == m_group.nodes && m_t.one_per_node_tree_latency;
+    out.network_hop_s = m_t.hop_latency_us[hw_net][ai(one_per_node ? CollectiveAlgorithm::tree : row)][pi(p)] * 1e-6;
     if (a == CollectiveAlgorithm::ring && m_group.nodes > 1)
         out.nvlink_hop_s =
             std::max(out.nvlink_hop_s, (m_host == HostCpu::amd ? 2e-6 : 1e-6) * (p == CollectiveProtocol::simple ? 3.0 : 1.0));
