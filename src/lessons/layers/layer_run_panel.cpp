@@ -148,6 +148,12 @@ void LayerRunPanel::draw(float dt_s) {
         record_layer_run(m_ctx.run_log, m_setup, m_result);
         m_revealed = true;  // both machines are done: the speedup may show
     }
+    // G's request lasts one frame: a box not drawn in it (another tab, folded controls) is not
+    // taken by surprise later.
+    const struct ForgetFocus {
+        bool& focus;
+        ~ForgetFocus() { focus = false; }
+    } forget{m_focus_guess};
     if (m_real_scale.draw(m_ctx)) return;  // the "Real scale" tab drew the whole lesson area
     controls_beside_scene(
         m_ctx, std::string(id()), controls_width(21.0f, 0.31f), [this] { draw_controls(); },

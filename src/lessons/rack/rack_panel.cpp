@@ -337,6 +337,7 @@ void RackPanel::draw(float dt_s) {
             if (rows != ui::PlaybackRows::buttons) ImGui::TextUnformatted("Playback");
             ui::playback_controls(m_ctx.items, m_playback, rows);
         });
+    m_focus_times = false;  // N's request lasts one frame: a box not drawn in it is not taken later
 }
 
 }  // namespace m2m::lessons
