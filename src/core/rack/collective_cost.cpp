@@ -225,8 +225,9 @@ double NcclModel::latency_us(CollectiveAlgorithm a, CollectiveProtocol p) const 
 
 // All-to-all, point-to-point sends that NCCL does not price: each GPU sends S/n to every other
 // member, its node's share over NVLink and the rest through its own NIC at once; LL (half the wire)
-// up to 16 KB a peer (NCCL_P2P_LL_THRESHOLD), else Simple. Latency: the base, then the ring's hop
-// for each peer's link, one after another, as the rank in the fewest-filled node pays (docs/rack_model.md).
+// up to 16 KB a peer (NCCL_P2P_LL_THRESHOLD), else Simple. Latency: the base, then a hop per peer,
+// one after another, as the rank in the fewest-filled node pays: the protocol's NVLink hop, and for
+// peers in other nodes the network's LL hop, the proxy's post (docs/rack_model.md, "Point-to-point").
 void NcclModel::tune_p2p(const SystemSpec& sys) {
     const double n = m_group.gpus, ppn = m_group.gpus_per_node;
     const double seconds_per_byte = std::max((ppn - 1) / n / sys.nvlink.effective_GBps(),
@@ -237,7 +238,7 @@ void NcclModel::tune_p2p(const SystemSpec& sys) {
         m_bandwidth_GBps[ai(CollectiveAlgorithm::p2p)][pi(p)] = (p == CollectiveProtocol::ll ? 0.5 : 1.0) / seconds_per_byte;
         m_latency_us[ai(CollectiveAlgorithm::p2p)][pi(p)] = m_t.base_latency_us[ring][pi(p)] +
                                                             nvlink_peers * m_t.hop_latency_us[hw_nvlink][ring][pi(p)] +
-                                                            network_peers * m_t.hop_latency_us[hw_net][ring][pi(p)];
+                                                            network_peers * m_t.hop_latency_us[hw_net][ring][pi(CollectiveProtocol::ll)];
     }
 }
 
@@ -251,7 +252,8 @@ NcclModel::LatencyParts NcclModel::latency_parts(CollectiveAlgorithm a, Collecti
     out.base_s = m_t.base_latency_us[ai(row)][pi(p)] * 1e-6;  // NVLS: 0 but in 2.18
     out.nvlink_hop_s = m_t.hop_latency_us[hw_nvlink][ai(row)][pi(p)] * 1e-6;
     const bool one_per_node = row == a && m_group.gpus == m_group.nodes && m_t.one_per_node_tree_latency;
-    out.network_hop_s = m_t.hop_latency_us[hw_net][ai(one_per_node ? CollectiveAlgorithm::tree : row)][pi(p)] * 1e-6;
+    out.network_hop_s = m_t.hop_latency_us[hw_net][ai(one_per_node ? CollectiveAlgorithm::tree : row)]
+                                          [pi(row != a ? CollectiveProtocol::ll : p)] * 1e-6;
     if (a == CollectiveAlgorithm::ring && m_group.nodes > 1)
         out.nvlink_hop_s =
             std::max(out.nvlink_hop_s, (m_host == HostCpu::amd ? 2e-6 : 1e-6) * (p == CollectiveProtocol::simple ? 3.0 : 1.0));
