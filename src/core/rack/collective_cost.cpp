@@ -225,20 +225,20 @@ double NcclModel::latency_us(CollectiveAlgorithm a, CollectiveProtocol p) const 
 
 // All-to-all, point-to-point sends that NCCL does not price: each GPU sends S/n to every other
 // member, its node's share over NVLink and the rest through its own NIC at once; LL (half the wire)
-// up to 16 KB a peer (NCCL_P2P_LL_THRESHOLD), else Simple. Latency: the base, then a hop per peer,
-// one after another, as the rank in the fewest-filled node pays: the protocol's NVLink hop, and for
-// peers in other nodes the network's LL hop, the proxy's post (docs/rack_model.md, "Point-to-point").
+// up to 16 KB a peer (NCCL_P2P_LL_THRESHOLD), else Simple. Latency: the base, then each peer's post,
+// one after another, at the LL hop of its link. Both as the slowest rank pays: NVLink's share from
+// the fullest node, the network's from the emptiest (docs/rack_model.md, "Point-to-point").
 void NcclModel::tune_p2p(const SystemSpec& sys) {
     const double n = m_group.gpus, ppn = m_group.gpus_per_node;
-    const double seconds_per_byte = std::max((ppn - 1) / n / sys.nvlink.effective_GBps(),
-                                             (n - ppn) / n / sys.infiniband.effective_GBps());
     const double fewest = m_group.fewest(), nvlink_peers = fewest - 1, network_peers = n - fewest;
+    const double seconds_per_byte = std::max((ppn - 1) / n / sys.nvlink.effective_GBps(),
+                                             network_peers / n / sys.infiniband.effective_GBps());
     const int ring = ai(CollectiveAlgorithm::ring);
     for (CollectiveProtocol p : {CollectiveProtocol::ll, CollectiveProtocol::simple}) {
         m_bandwidth_GBps[ai(CollectiveAlgorithm::p2p)][pi(p)] = (p == CollectiveProtocol::ll ? 0.5 : 1.0) / seconds_per_byte;
-        m_latency_us[ai(CollectiveAlgorithm::p2p)][pi(p)] = m_t.base_latency_us[ring][pi(p)] +
-                                                            nvlink_peers * m_t.hop_latency_us[hw_nvlink][ring][pi(p)] +
-                                                            network_peers * m_t.hop_latency_us[hw_net][ring][pi(CollectiveProtocol::ll)];
+        const auto post_us = [&](int hw) { return m_t.hop_latency_us[hw][ring][pi(CollectiveProtocol::ll)]; };
+        m_latency_us[ai(CollectiveAlgorithm::p2p)][pi(p)] =
+            m_t.base_latency_us[ring][pi(p)] + nvlink_peers * post_us(hw_nvlink) + network_peers * post_us(hw_net);
     }
 }
 
@@ -250,7 +250,7 @@ NcclModel::LatencyParts NcclModel::latency_parts(CollectiveAlgorithm a, Collecti
     LatencyParts out;
     const CollectiveAlgorithm row = a == CollectiveAlgorithm::p2p ? CollectiveAlgorithm::ring : a;  // a hop per peer
     out.base_s = m_t.base_latency_us[ai(row)][pi(p)] * 1e-6;  // NVLS: 0 but in 2.18
-    out.nvlink_hop_s = m_t.hop_latency_us[hw_nvlink][ai(row)][pi(p)] * 1e-6;
+    out.nvlink_hop_s = m_t.hop_latency_us[hw_nvlink][ai(row)][pi(row != a ? CollectiveProtocol::ll : p)] * 1e-6;
     const bool one_per_node = row == a && m_group.gpus == m_group.nodes && m_t.one_per_node_tree_latency;
     out.network_hop_s = m_t.hop_latency_us[hw_net][ai(one_per_node ? CollectiveAlgorithm::tree : row)]
                                           [pi(row != a ? CollectiveProtocol::ll : p)] * 1e-6;

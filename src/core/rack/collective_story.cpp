@@ -43,9 +43,11 @@ std::string path_of(CollectiveAlgorithm a, CollectiveOp op, const CollectiveGrou
         return "one trip through each node's NVSwitch and " + format_counted(2 * levels, "network hop");
     case CollectiveAlgorithm::p2p: {  // one send to each peer, each paying its hop (NcclModel::tune_p2p)
         const std::uint32_t nvlink = g.fewest() - 1, network = g.gpus - g.fewest();
-        if (network == 0) return "a send to each of the other " + format_counted(nvlink, "GPU") + ", one after another, over NVLink";
-        return "a send to each of the other " + format_counted(nvlink + network, "GPU") + ", one after another (" +
-               format_count(nvlink) + " over NVLink, " + format_count(network) + " across the network)";
+        const std::string each = g.gpus == 2 ? "a send to the other GPU" : "a send to each of the other " + format_count(g.gpus - 1) +
+                                                                                  " GPUs, one after another";
+        if (network == 0) return each + ", over NVLink";
+        if (nvlink == 0) return each + ", across the network";
+        return each + " (" + format_count(nvlink) + " over NVLink, " + format_count(network) + " across the network)";
     }
     }
     return {};
@@ -207,8 +209,8 @@ std::string other_verdict(const Cluster& cluster, const CollectiveResult& r, con
                            : "Inside one node the tree is a chain: the data goes down it, adding, and the sum comes "
                              "back. busbw " + st.busbw + ".";
     default:
-        return "Every GPU sends its piece to every other at once, over NVLink inside its node and through its own NIC "
-               "to the others: busbw " + st.busbw + ".";
+        return "Every GPU posts a send of its piece to every other, one after another, and the bytes then flow "
+               "together, over NVLink inside its node and through its own NIC to the others: busbw " + st.busbw + ".";
     }
 }
 
