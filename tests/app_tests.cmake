@@ -44,7 +44,7 @@ target_link_libraries(test_input_trickle PRIVATE Catch2::Catch2WithMain)
 target_compile_options(test_input_trickle PRIVATE ${M2M_WARNINGS})
 catch_discover_tests(test_input_trickle TEST_PREFIX "input: ")
 
-set(M2M_XVFB xvfb-run -a -s "-screen 0 1920x1080x24 -noreset")
+set(M2M_XVFB bash ${CMAKE_SOURCE_DIR}/tests/app/xvfb.sh)
 set(M2M_SHOTS ${CMAKE_BINARY_DIR}/screenshots)
 add_test(NAME "app: the README's nccl-tests tables are what scripts/collective_fidelity prints"
   COMMAND bash ${CMAKE_SOURCE_DIR}/tests/app/readme_fidelity.sh $<TARGET_FILE:math-to-metal> ${CMAKE_SOURCE_DIR}/README.md)
