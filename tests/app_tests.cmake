@@ -99,7 +99,7 @@ add_test(NAME "app: a guess before a send in Lesson 2 and a step in Lesson 3 is 
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_predict.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS})
 add_test(NAME "app: predict, then reveal works at 1024x768 and scale 1.5"
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_predict.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS} 1024x768 1.5)
-add_test(NAME "app: G and N make each lesson's guess from the keyboard in presenter view"
+add_test(NAME "app: G and N make each lesson's guess from the keyboard, in presenter view and with the box scrolled out of sight"
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_guess_keys.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS})
 
 # The real-scale tabs (Lesson 1's and Lesson 3's), from scenarios.

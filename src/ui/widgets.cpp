@@ -93,7 +93,13 @@ void label_focuses_field(const LabelFit& fit) {
     type_into_last_item();
 }
 
+void scroll_to_last_item() {
+    if (ImGui::IsItemVisible()) return;  // scrolled out of its pane: bring it to the middle
+    ImGui::SetScrollFromPosY(ImGui::GetItemRectMin().y - ImGui::GetWindowPos().y, 0.5f);
+}
+
 void type_into_last_item() {
+    scroll_to_last_item();  // a clipped field takes no keys: in view first, active the frame after
     // SetKeyboardFocusHere(-1) does not reach a text field in ImGui 1.86; activating the item
     // by its id with a preference for text input does (as Tab or Enter on it would).
     ImGui::ActivateItem(ImGui::GetItemID());

@@ -72,6 +72,8 @@ void label_focuses_field(const LabelFit& fit);
 /// The item just drawn (a text or number field) takes the keyboard from the next frame, as a
 /// click on it would: a shortcut's way into a guess box.
 void type_into_last_item();
+/// The item just drawn, scrolled into the middle of its pane where it is out of sight.
+void scroll_to_last_item();
 
 /// A small "(sources)" marker; hovering shows `text` (every figure and where it is from).
 /// It goes beside the item before it when it fits there, or where `place` says.

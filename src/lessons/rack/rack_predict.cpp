@@ -36,8 +36,10 @@ void RackPanel::guess_key(bool number) {
 
 void RackPanel::draw_predict() {
     // Optional and out of the way: closed until the student opens it (or presses G).
-    if (m_mode == Mode::send && std::exchange(m_open_predict, false)) ImGui::SetNextItemOpen(true);
+    const bool asked = m_mode == Mode::send && std::exchange(m_open_predict, false);  // G or N
+    if (asked) ImGui::SetNextItemOpen(true);
     const bool open = ImGui::TreeNode("Predict first?");
+    if (asked) ui::scroll_to_last_item();
     m_ctx.items.note("rack_predict_open");
     if (!open) return;
     ImGui::TextWrapped("Before you press Send: which wire will the tensor cross?");
@@ -169,8 +171,10 @@ void RackPanel::draw_collective_predict() {
     const core::CollectiveGroup& g = m_collective.group;
     const std::string question = core::guess_question(cluster().system(), g, m_op, static_cast<double>(m_collective.bytes));
     if (question.empty()) return;
-    if (std::exchange(m_open_predict, false)) ImGui::SetNextItemOpen(true);
+    const bool asked = std::exchange(m_open_predict, false);  // G
+    if (asked) ImGui::SetNextItemOpen(true);
     const bool open = ImGui::TreeNode("Predict first?##collective");
+    if (asked) ui::scroll_to_last_item();
     m_ctx.items.note("collective_predict_open");
     if (!open) return;
     ImGui::TextWrapped("%s", question.c_str());

@@ -126,7 +126,8 @@ private:
     // Predict, then reveal: the guess, the strategies' bytes for (gpus, micro-batches), the words.
     std::optional<core::Strategy> m_guess;
     int m_answered = -1;  ///< the GPU count of the last step started
-    bool m_predict_open = false;  // "Predict first?" is open (in presenter view: its strip shows the guess)
+    bool m_predict_open = false;
+    bool m_scroll_predict = false;  // G opened "Predict first?": scroll it into sight when drawn  // "Predict first?" is open (in presenter view: its strip shows the guess)
     std::vector<core::StrategyBytes> m_strategy_bytes;
     std::pair<int, int> m_strategy_bytes_for{-1, -1};
     std::vector<std::string> m_reveal_lines;

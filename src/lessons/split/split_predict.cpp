@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "lessons/split/split_panel.hpp"
 #include "lessons/split/split_panel_parts.hpp"
@@ -48,6 +49,7 @@ void SplitPanel::draw_predict() {
     // The short words where the long ones are wider than the column (1024x768 at 2.0); one id for both.
     const bool fits = ImGui::GetTreeNodeToLabelSpacing() + ImGui::CalcTextSize("Predict first?").x <= ImGui::GetContentRegionAvail().x;
     m_predict_open = ImGui::TreeNode(fits ? "Predict first?###predict" : "Predict?###predict");
+    if (std::exchange(m_scroll_predict, false)) ui::scroll_to_last_item();  // opened by G: in sight
     m_ctx.items.note("split_predict_open");
     if (!m_predict_open) return;
     if (strategy_bytes().size() < 2) {
@@ -67,8 +69,9 @@ void SplitPanel::draw_predict() {
 }
 
 void SplitPanel::guess_key(bool number) {
-    if (number || guess_locked() || strategy_bytes().size() < 2) return;  // no number to guess here
-    m_predict_open = true;
+    // No number to guess here; and the Frontier tab has no guess (its toy one is out of sight).
+    if (number || guess_locked() || strategy_bytes().size() < 2 || m_frontier.is_open()) return;
+    m_predict_open = m_scroll_predict = true;
     const auto& bytes = strategy_bytes();
     std::size_t at = bytes.size();
     for (std::size_t i = 0; i < bytes.size(); ++i)
