@@ -346,5 +346,12 @@ TEST_CASE("G and N make the guess from the keyboard in every lesson, and do noth
         CHECK_FALSE(panel.guess());
         panel.guess_key(true);  // no number to guess in this lesson
         CHECK_FALSE(panel.guess());
+        // The Frontier tab has no guess: G there leaves the toy network's, out of sight, alone.
+        nlohmann::json state = panel.save_state();
+        state["frontier"]["open"] = true;
+        panel.load_state(state);
+        for (int i = 0; i < 10; ++i) ui.frame([&] { panel.draw(0); });  // the tab bar selects it
+        panel.guess_key(false);
+        CHECK_FALSE(panel.guess());
     }
 }
