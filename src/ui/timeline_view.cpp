@@ -21,9 +21,10 @@ ImU32 bar_kind_colour(const Theme& th, BarKind kind) {
     switch (kind) {
         case BarKind::forward: return th.gpu;
         case BarKind::backward: return th.warning;
-        // The projector theme's accent is a purple close to its warning (backward), and its orange
-        // is the activations' and sits beside InfiniBand's vermilion: charcoal there.
-        case BarKind::update: return th.kind == ThemeKind::projector ? IM_COL32(60, 62, 72, 255) : th.accent;
+        // The projector theme's accent is a purple close to its warning (backward), its orange is the
+        // activations' and sits beside InfiniBand's vermilion, and a dark grey hid the black capacity
+        // marks drawn over it: a dark mustard there, the dark theme's yellow on white.
+        case BarKind::update: return th.kind == ThemeKind::projector ? IM_COL32(200, 175, 20, 255) : th.accent;
         case BarKind::communication: return th.link(core::LinkType::nvlink);
         case BarKind::idle: return th.idle;
     }

@@ -117,7 +117,7 @@ TEST_CASE("in both themes a step's kinds and links, drawn side by side, are colo
         // state, activations, the framework's share).
         const std::vector<std::vector<ImU32>> sets = {
             {ui::bar_kind_colour(th, ui::BarKind::forward), backward, update, th.nvlink, th.infiniband, th.idle},
-            {th.gpu, backward, update, th.cpu, th.grid}};
+            {th.gpu, backward, update, th.cpu, th.grid, th.text}};  // th.text: the capacity marks drawn over them
         for (const auto& set : sets)
             for (std::size_t i = 0; i < set.size(); ++i)
                 for (std::size_t j = i + 1; j < set.size(); ++j) {
