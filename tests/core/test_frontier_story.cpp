@@ -100,6 +100,8 @@ TEST_CASE("the Frontier story's memory per GPU is the estimate's fullest stage, 
         CHECK_THAT(r.tooltip, Catch::StartsWith("This layout needs more memory than a GPU has"));
     }
     for (const core::FrontierReadout& r : st.readouts) CHECK_THAT(r.label, !Catch::Contains("IF IT FIT"));
+    CHECK_THAT(full.timeline_note, Catch::Contains("if it fit"));  // and so does its timeline
+    CHECK(st.timeline_note.empty());
     CHECK_THAT(full.gpu_head, Catch::Contains("it does not fit"));
     const auto change = core::change_to_fit(tight);
     CHECK_THAT(full.gpu_head, Catch::EndsWith(change ? change->sentence : std::string("find a layout.")));

@@ -72,6 +72,7 @@ void tell_per_gpu(FrontierStory& st) {
         st.gpu_head += change ? ". " + change->sentence
                               : ". No single change fits it on these GPUs: add GPUs, or let the search below find a layout.";
     }
+    st.timeline_note = m.fits ? "" : "The step as it would run if it fit in memory; it does not.";
     st.gpu_legend = {"weights " + format_bytes(m.weights_bytes), "gradients " + format_bytes(m.gradients_bytes),
                      "Adam state " + format_bytes(m.optimizer_bytes), "activations " + format_bytes(m.activations_bytes),
                      "framework overhead " + format_bytes(m.framework_bytes), "capacity " + format_bytes(m.capacity_bytes)};

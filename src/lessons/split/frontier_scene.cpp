@@ -174,6 +174,7 @@ void FrontierView::draw_timeline(Context& ctx, float height) {
     for (int k = 0; k < 2; ++k)
         if (!m_story.link_legend[k].empty()) legend.push_back({m_story.link_legend[k].c_str(), th.link(links[k])});
     const float y_before = ImGui::GetCursorPosY();
+    if (!m_story.timeline_note.empty()) m_wrap.text(th.warning, m_story.timeline_note);  // it would not run
     ui::timeline_legend(legend);
     const float box = std::max(height - (ImGui::GetCursorPosY() - y_before), fs * 3.0f);
     ui::TimelineOptions o;

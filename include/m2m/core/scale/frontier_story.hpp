@@ -63,6 +63,7 @@ struct FrontierStory {
     // With no problem: the fullest stage's memory per GPU, the step and its links.
     std::string gpu_head;                   ///< its memory, and a change that fits it when it does not
     std::array<std::string, 6> gpu_legend;  ///< weights, gradients, Adam state, activations, framework, capacity
+    std::string timeline_note;              ///< above the step's timeline: empty, or that it would not run
     std::vector<StepRow> rows;              ///< one per pipeline stage
     std::array<std::string, 2> link_legend; ///< NVLink, InfiniBand: what crosses it (empty: nothing)
     std::string links_text;                 ///< which link each group's traffic takes
