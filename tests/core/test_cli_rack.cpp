@@ -265,3 +265,11 @@ TEST_CASE("every bad input to sim transfer and sim collective exits 2 with one l
         CHECK(o.out.empty());
     }
 }
+
+TEST_CASE("sim collective: 'a wider wire would hardly help' only where the fixed cost is most of the time") {
+    // 128 KB on 16 H100s: the fixed cost is 65% of the time, and a wider wire could save the rest.
+    const auto mid = ok({"collective", "--gpus", "16", "--bytes", "128K", "--json"});
+    CHECK_THAT(mid["bound"].get<std::string>(), Catch::Contains("Latency-bound") && Catch::Contains("could save at most the other 35%"));
+    const auto small = ok({"collective", "--gpus", "16", "--bytes", "8", "--json"});
+    CHECK_THAT(small["bound"].get<std::string>(), Catch::EndsWith("so a wider wire would hardly help."));
+}
