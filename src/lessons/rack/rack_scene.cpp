@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <tuple>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -20,7 +21,6 @@
 #include "m2m/core/engine/text.hpp"
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
-#include "ui/timeline_view.hpp"
 #include "ui/widgets.hpp"
 
 namespace m2m::lessons {
@@ -296,10 +296,13 @@ void RackPanel::draw_time_split() {
     const float cur = static_cast<float>(std::clamp(m_playback.cursor() / total, 0.0, 1.0)) * w;
     dl->AddRectFilled(p, ImVec2(p.x + std::min(cur, lat_w), p.y + h), th.warning);
     if (cur > lat_w) dl->AddRectFilled(ImVec2(p.x + lat_w, p.y), ImVec2(p.x + cur, p.y + h), bytes_col);
-    ImGui::Dummy(ImVec2(w, h));
+    // Each part named inside itself where its words fit (no legend row under the fold at 1.5x).
     if (!answers_hidden())
-        ui::timeline_legend({{"fixed cost (latency)", th.warning},
-                             {"moving the bytes", m_ctx.view.theme.link(run.route.type)}});
+        for (const auto& [x0, x1, name] : {std::tuple{p.x, p.x + lat_w, "latency"}, std::tuple{p.x + lat_w, p.x + w, "moving the bytes"}}) {
+            const float tw = ImGui::CalcTextSize(name).x;
+            if (x1 - x0 >= tw + fs) dl->AddText(ImVec2((x0 + x1 - tw) * 0.5f, p.y), th.text, name);
+        }
+    ImGui::Dummy(ImVec2(w, h));
 }
 
 float RackPanel::step_block_h() const { return 2 * ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.y; }
