@@ -127,8 +127,8 @@ void draw_shortcuts(App& app) {
         {"Ctrl +  Ctrl -  Ctrl 0", "larger / smaller / actual size"},
         {"H", "presenter view: the scene and its readouts only"},
         {"C", "fold / unfold the controls (or drag their edge)"}, {"F11", "fullscreen"},
-        {"G", "guess: the next answer, or type a number, then Enter"},
-        {"N", "type a number guess (Lesson 2: times as long)"},
+        {"G", "guess: the next answer (Lessons 2, 3), the box (Lesson 1)"},
+        {"N", "Lesson 2's send: type how many times as long"},
         {"Ctrl+E", "save a screenshot"},    {"?", "this help (Esc closes)"},       {"Ctrl+Q", "quit"},
     };
     if (ImGui::BeginTable("keys", 2)) {

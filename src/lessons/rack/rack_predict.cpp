@@ -18,7 +18,7 @@ namespace m2m::lessons {
 using namespace rack_detail;
 
 void RackPanel::guess_key(bool number) {
-    if (guess_locked()) return;
+    if (guess_locked() || (m_mode != Mode::send && number)) return;  // a collective's guess has no number
     m_open_predict = true;
     if (m_mode == Mode::send && number) {
         m_focus_times = true;
