@@ -127,7 +127,7 @@ void draw_shortcuts(App& app) {
         {"Ctrl +  Ctrl -  Ctrl 0", "larger / smaller / actual size"},
         {"H", "presenter view: the scene and its readouts only"},
         {"C", "fold / unfold the controls (or drag their edge)"}, {"F11", "fullscreen"},
-        {"G", "guess: the next answer (Lessons 2, 3), the box (Lesson 1)"},
+        {"G", "guess: the next answer, or Lesson 1's box"},
         {"N", "Lesson 2's send: type how many times as long"},
         {"Ctrl+E", "save a screenshot"},    {"?", "this help (Esc closes)"},       {"Ctrl+Q", "quit"},
     };
