@@ -313,7 +313,9 @@ void timeline_legend(const std::vector<LegendEntry>& entries) {
                                                   e.colour, 2.0f);
         ImGui::Dummy(ImVec2(fs * 1.1f, fs));
         ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
+        ImGui::PushTextWrapPos(0.0f);  // an entry wider than the row wraps at its edge, not past it
         ImGui::TextUnformatted(e.label);
+        ImGui::PopTextWrapPos();
     }
 }
 

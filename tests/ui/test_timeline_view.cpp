@@ -142,3 +142,15 @@ TEST_CASE("a timeline's axis labels every tick in one unit, with the step's prec
     CHECK(ui::axis_tick_text(3 * 86400, 86400, 30 * 86400, 1) == "3.00 days");
     CHECK(ui::axis_tick_text(12, 4, 16, 0) == "12");
 }
+
+TEST_CASE("a legend entry wider than its row wraps inside it") {
+    test::Headless ui(1280, 720);
+    ui.frame([&] {
+        ImGui::BeginChild("narrow", ImVec2(260, 300));
+        ui::timeline_legend({{"forward", IM_COL32(0, 0, 255, 255)},
+                             {"NVLink: gradient sync, tensor-parallel collectives, context ring", IM_COL32(0, 255, 0, 255)}});
+        ImGui::EndChild();
+    });
+    INFO(ui.clipped_text());
+    CHECK(ui.clipped().empty());  // before: the entry ran past the child's right edge, cut
+}
