@@ -30,11 +30,18 @@ void run_frames(test::Headless& ui, RackPanel& panel, int frames, float dt = 1.0
     for (int i = 0; i < frames; ++i) ui.frame([&] { panel.draw(dt); }, dt);
 }
 
-// An all-reduce over `gpus` at the window's size, run and shown a few frames.
+// Frames until the run (a send or a collective) has played to its end: its figures, words and plot show.
+void play_to_end(test::Headless& ui, RackPanel& panel) {
+    for (int i = 0; i < 400 && !panel.run_done(); ++i) run_frames(ui, panel, 1, 0.25f);
+    REQUIRE(panel.run_done());
+}
+
+// An all-reduce over `gpus` at the window's size, played to its end and shown a few frames more.
 void run_all_reduce(test::Headless& ui, RackPanel& panel, std::uint32_t gpus, int frames) {
     panel.set_mode(RackPanel::Mode::all_reduce);
     panel.set_group(gpus);
     panel.run_collective();
+    play_to_end(ui, panel);
     run_frames(ui, panel, frames, 0.05f);
 }
 
@@ -419,6 +426,10 @@ TEST_CASE("the bus-bandwidth plot: one curve per algorithm, NCCL's pick, the cei
     CHECK_FALSE(ui.context().items.rect("busbw_plot"));
     panel.run_collective();
     run_frames(ui, panel, 3);
+    // While the run plays its end is still to come: the plot too.
+    CHECK_FALSE(ui.context().items.rect("busbw_plot"));
+    play_to_end(ui, panel);
+    run_frames(ui, panel, 2);
     const auto plot = ui.context().items.rect("busbw_plot");
     REQUIRE(plot);
     CHECK(ui.worst_overflow() <= 2.0f);
@@ -473,6 +484,40 @@ TEST_CASE("predict, then reveal: before a run every readout that answers the gue
     CHECK(rev.faster == core::CollectiveAlgorithm::tree);
     panel.set_op(core::CollectiveOp::reduce_scatter);
     CHECK(panel.answers_hidden());
+}
+
+TEST_CASE("while a run plays the time counts up, and what it ends with comes at its end") {
+    // A reviewer: every readout showed on Run's first frame, leaving the room nothing to watch for.
+    test::Headless ui;
+    RackPanel panel(ui.context());
+    panel.pick(RackPanel::Pick::other_node);
+    const core::TransferStory& send = panel.transfer_story();
+    panel.send();
+    run_frames(ui, panel, 3);
+    REQUIRE_FALSE(panel.run_done());
+    const std::string early = panel.time_so_far(send.time);
+    CHECK(early != "?");
+    CHECK(early != send.time);
+    CHECK(panel.shown(send.link) == "InfiniBand");  // the wire lights up in the drawing already
+    CHECK(panel.at_end(send.relative_time) == "?");   // N's question: how many times as long
+    play_to_end(ui, panel);
+    CHECK(panel.time_so_far(send.time) == send.time);
+    CHECK(panel.at_end(send.relative_time) == send.relative_time);
+
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.set_group(16);
+    const core::CollectiveStory& s = panel.collective_story();
+    CHECK(panel.time_so_far(s.time) == "?");
+    panel.run_collective();
+    run_frames(ui, panel, 3);
+    CHECK(panel.time_so_far(s.time) != s.time);
+    CHECK(panel.at_end(s.busbw) == "?");
+    // Halfway the time read is about half the run's (the readout and the cursor are one clock).
+    for (int i = 0; i < 400 && panel.playback().cursor() < 0.5 * panel.collective().time_s; ++i) run_frames(ui, panel, 1, 0.05f);
+    CHECK(panel.time_so_far(s.time) == core::format_seconds(panel.playback().cursor()));
+    play_to_end(ui, panel);
+    CHECK(panel.time_so_far(s.time) == s.time);
+    CHECK(panel.at_end(s.busbw) == s.busbw);
 }
 
 TEST_CASE("the hidden readouts sit where their figures will: the reveal moves none, at any size") {
@@ -650,6 +695,9 @@ TEST_CASE("a collective at 1024x768 and 1.5x cuts nothing off sideways; on a sho
         panel.run_collective();
         run_frames(ui, panel, 3, 0.05f);
         INFO(op);
+        CHECK(ui.clipped().empty());  // mid-run
+        play_to_end(ui, panel);
+        run_frames(ui, panel, 2, 0.05f);
         CHECK(ui.clipped().empty());
         CHECK_THAT(panel.status(), Catch::Contains(std::string("op=") + op));
     }

@@ -105,6 +105,13 @@ public:
     bool guess_locked() const { return !answers_hidden() || m_answered == question_key(); }
     /// A readout's value, or "?" while the answers are hidden.
     std::string shown(const std::string& value) const { return answers_hidden() ? "?" : value; }
+    /// True once the run (a send or a collective) has played to its end: what it ends with shows.
+    bool run_done() const { return m_playback.finished() && m_playback.cursor() > 0; }
+    /// A figure the run ends with (the time, the bus bandwidth, how many times as long): "?" until
+    /// the run has played to its end, so the room watches the wires for it.
+    std::string at_end(const std::string& value) const { return run_done() ? value : "?"; }
+    /// The TIME readout: "?" before the run, the time so far while it plays, then `total`.
+    std::string time_so_far(const std::string& total) const;
     /// The collective's step in words, at the cursor; before a run of NCCL's own pick, without its name.
     std::string step_head() const;
 

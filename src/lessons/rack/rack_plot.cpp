@@ -158,9 +158,12 @@ void RackPanel::draw_plot(float height) {
     const float w = ImGui::GetContentRegionAvail().x;
     const ImVec2 top = ImGui::GetCursorScreenPos();
     m_plot_hover = -1;
-    if (sw.sizes.empty() || sw.algorithms.empty() || answers_hidden()) {
-        // Before a run the curves would answer "which is faster?": keep the room, say when they come.
-        ui::text_wrapped_coloured(th.text_dim, sw.algorithms.empty() ? "" : "Bus bandwidth against message size: press Run (Space) and it appears here.");
+    if (sw.sizes.empty() || sw.algorithms.empty() || !run_done()) {
+        // Before a run the curves would answer "which is faster?", and while it plays they would
+        // give its end away: keep the room, say when they come.
+        ui::text_wrapped_coloured(th.text_dim, sw.algorithms.empty() ? ""
+                                               : answers_hidden() ? "Bus bandwidth against message size: press Run (Space) and it appears here."
+                                                                  : "Bus bandwidth against message size: it appears here when the run ends.");
         ImGui::SetCursorScreenPos(top);
         ImGui::Dummy(ImVec2(w, height));
         return;

@@ -36,7 +36,7 @@ void RackPanel::draw_scene() {
     const float spacing = ImGui::GetStyle().ItemSpacing.y;
     if (m_mode == Mode::send) {
         // The room for the words is what they need once revealed, so the drawing keeps its size.
-        const std::string verdict = answers_hidden() ? std::string() : m_transfer_story.verdict;
+        const std::string verdict = run_done() ? m_transfer_story.verdict : std::string();
         const float verdict_h = ImGui::CalcTextSize(m_transfer_story.verdict.c_str(), nullptr, false, wrap).y;
         // The words under the drawing wrap on a narrow scene: the drawing gives up their height.
         const float below = time_split_height(wrap) + fs * 0.4f + fs + spacing * 4 + verdict_h + reveal_height(wrap);
@@ -106,10 +106,12 @@ void RackPanel::draw_readouts() {
         // Before Send, "?": the link and the ratio are what "Predict first?" asks.
         const core::TransferStory& s = m_transfer_story;
         const ImU32 link = answers_hidden() ? th.text : m_ctx.view.theme.link(m_transfer.run.route.type);
-        items = {{"TIME", shown(s.time), th.text},
+        // The wire shows once the send starts (it lights up in the drawing); the time counts up as
+        // it plays, and how many times as long it is comes at its end.
+        items = {{"TIME", time_so_far(s.time), run_done() ? th.text : th.text_dim, s.time},
                  {"LINK", shown(s.link), link},
                  {"BANDWIDTH, ONE WAY", shown(s.bandwidth), link},
-                 {"RELATIVE TIME", shown(s.relative_time), th.text},
+                 {"RELATIVE TIME", at_end(s.relative_time), th.text},
                  {"HOPS", shown(s.hops), th.text}};
     } else {
         // Before Run the figures are "?", and NCCL's pick too: "Predict first?" asks which
@@ -120,8 +122,10 @@ void RackPanel::draw_readouts() {
         // Each keeps the room of the widest figure any algorithm could give here, so neither the
         // gaps between the "?" nor the reveal say anything of which one NCCL picks.
         // The two figures first: short, they share a row on the narrowest scenes.
-        items = {{"TIME", shown(s.time), th.text, m_widest_time},
-                 {"BUSBW", shown(s.busbw), link, m_widest_busbw},
+        // While the run plays the rack shows the pick at work and the time counts up; the bus
+        // bandwidth it reaches comes at the end.
+        items = {{"TIME", time_so_far(s.time), run_done() ? th.text : th.text_dim, m_widest_time},
+                 {"BUSBW", at_end(s.busbw), run_done() ? link : th.text, m_widest_busbw},
                  {m_algorithm ? "ALGORITHM" : "NCCL PICKS", algorithm, th.text, m_algorithm ? std::string() : m_widest_pick},
                  {"STEP WAITS ON", shown(std::string(core::link_type_label(s.waits_on))), link, m_widest_link}};
     }
@@ -200,9 +204,15 @@ void RackPanel::drawing_tooltip(std::optional<core::GpuId> gpu, std::optional<st
     ImGui::EndTooltip();
 }
 
+std::string RackPanel::time_so_far(const std::string& total) const {
+    if (answers_hidden()) return "?";
+    return run_done() ? total : core::format_seconds(m_playback.cursor());
+}
+
 std::string RackPanel::time_split_text() const {
     const core::TransferStory& s = m_transfer_story;
     if (answers_hidden()) return "Press Send: the time splits into latency and moving the bytes.";
+    if (!run_done()) return "Sending: the head crosses each hop, then the bytes follow it. The split comes at the end.";
     return s.time + " = " + s.latency + " latency + " + s.bandwidth_time + " moving the bytes";
 }
 
@@ -226,8 +236,14 @@ std::vector<std::pair<std::string, bool>> RackPanel::collective_words(bool revea
     const core::CollectiveStory& s = m_collective_story;
     std::vector<std::pair<std::string, bool>> out;
     if (m_collective.steps == 0) return out;
-    if (!revealed) {
+    if (answers_hidden()) {
         out.emplace_back("Which algorithm would NCCL pick here, and why? Press Run (Space) to see.", false);
+        return out;
+    }
+    if (!revealed) {
+        out.emplace_back(m_algorithm ? "Watch the wires: the time counts up, and what bounds it comes when the run ends."
+                                     : "Watch the wires: the time counts up, and why NCCL picks this algorithm comes when the run ends.",
+                         false);
         return out;
     }
     out.emplace_back(s.choice, false);
@@ -259,7 +275,7 @@ float RackPanel::collective_words_height(float wrap) const {
 
 void RackPanel::draw_collective_words() {
     const auto& th = m_ctx.view.theme;
-    for (const auto& [text, marked] : collective_words(!answers_hidden(), collective_finished()))
+    for (const auto& [text, marked] : collective_words(run_done(), collective_finished()))
         ui::text_wrapped_coloured(marked ? (m_collective_story.latency_bound || m_collective_story.narrow_bound ? th.warning : th.accent) : th.text, text);
     m_ctx.items.note("collective_words");
 }
@@ -274,7 +290,7 @@ void RackPanel::draw_time_split() {
     const std::string text = time_split_text();
     ImGui::PushTextWrapPos(0.0f);  // two lines on a narrow scene rather than a cut one
     ImGui::TextUnformatted(text.c_str());
-    if (!answers_hidden()) {
+    if (run_done()) {
         ui::same_line_if_fits(ImGui::CalcTextSize(s.bound.c_str()).x, fs);
         ImGui::PushStyleColor(ImGuiCol_Text, s.latency_bound ? th.warning : m_ctx.view.theme.link(run.route.type));
         ImGui::TextUnformatted(s.bound.c_str());
