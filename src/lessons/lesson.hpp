@@ -39,8 +39,10 @@ public:
     std::string_view intro() const { return m_info.intro; }
     /// The cursor the shared keys (Space, ., R, [ ]) act on; a lesson with nothing to play
     /// leaves it on an empty timeline.
-    ui::Playback& playback() { return m_playback; }
-    const ui::Playback& playback() const { return m_playback; }
+    /// A lesson whose other tab plays something of its own (Lesson 1's Real scale) gives that
+    /// tab's cursor while it is shown.
+    virtual ui::Playback& playback() { return m_playback; }
+    virtual const ui::Playback& playback() const { return m_playback; }
 
     /// Draws the whole panel into the current ImGui window; `dt_s` moves the cursor.
     virtual void draw(float dt_s) = 0;

@@ -97,3 +97,36 @@ TEST_CASE("Real scale says which cluster cannot hold the model instead of a row"
                     }()),
                     std::invalid_argument);
 }
+
+TEST_CASE("Real scale's guess: how long, as a person says it, and the line that answers it") {
+    const double day = 86400;
+    CHECK(core::duration_bucket(23 * 3600) == core::DurationGuess::under_a_day);
+    CHECK(core::duration_bucket(day) == core::DurationGuess::days);
+    CHECK(core::duration_bucket(6.9 * day) == core::DurationGuess::days);
+    CHECK(core::duration_bucket(7 * day) == core::DurationGuess::weeks);
+    CHECK(core::duration_bucket(30 * day) == core::DurationGuess::weeks);
+    CHECK(core::duration_bucket(31 * day) == core::DurationGuess::months);
+    CHECK(core::duration_bucket(364 * day) == core::DurationGuess::months);
+    CHECK(core::duration_bucket(366 * day) == core::DurationGuess::years);
+
+    const core::RealScaleStory st = core::tell_real_scale(inputs("epyc-9654", "h100"));
+    CHECK(core::asked_row(st) == 2);
+    CHECK(core::real_scale_question(st) == "How long on 1,024 GPUs?");
+    CHECK(core::reveal_real_scale(std::nullopt, st).line.empty());
+    const core::DurationGuess truth = core::duration_bucket(st.rows[2].seconds);
+    const core::RealScaleReveal right = core::reveal_real_scale(truth, st);
+    CHECK(right.right);
+    CHECK_THAT(right.line, Catch::StartsWith("Right: 1,024 GPUs take " + st.rows[2].duration));
+    const core::DurationGuess other = truth == core::DurationGuess::years ? core::DurationGuess::days : core::DurationGuess::years;
+    const core::RealScaleReveal wrong = core::reveal_real_scale(other, st);
+    CHECK_FALSE(wrong.right);
+    CHECK_THAT(wrong.line, Catch::StartsWith("You guessed " + std::string(core::duration_guess_label(other)) + ": 1,024 GPUs take ") &&
+                               Catch::EndsWith("so " + std::string(core::duration_guess_label(truth)) + "."));
+
+    // Eight GPUs cannot hold GPT-3 175B: the question is one GPU's time.
+    const core::RealScaleStory none = core::tell_real_scale(inputs("epyc-9654", "h100", 8));
+    REQUIRE_FALSE(none.rows[2].shown);
+    CHECK(core::asked_row(none) == 1);
+    CHECK(core::real_scale_question(none) == "How long on one GPU?");
+    CHECK_THAT(core::reveal_real_scale(core::DurationGuess::years, none).line, Catch::StartsWith("Right: one GPU takes "));
+}

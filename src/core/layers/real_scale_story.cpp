@@ -141,4 +141,51 @@ RealScaleStory tell_real_scale(const RealScaleInputs& in) {
     return st;
 }
 
+std::string_view duration_guess_label(DurationGuess g) {
+    switch (g) {
+    case DurationGuess::under_a_day: return "under a day";
+    case DurationGuess::days: return "days";
+    case DurationGuess::weeks: return "weeks";
+    case DurationGuess::months: return "months";
+    case DurationGuess::years: return "years";
+    }
+    return "?";
+}
+
+DurationGuess duration_bucket(double seconds) {
+    const double day = 86400;
+    if (seconds < day) return DurationGuess::under_a_day;
+    if (seconds < 7 * day) return DurationGuess::days;
+    if (seconds < 30.44 * day) return DurationGuess::weeks;
+    if (seconds < 365.25 * day) return DurationGuess::months;
+    return DurationGuess::years;
+}
+
+std::size_t asked_row(const RealScaleStory& s) { return s.rows[2].shown ? 2 : 1; }
+
+namespace {
+
+std::string asked_subject(const RealScaleStory& s) {
+    return asked_row(s) == 2 ? s.cluster_setup.layout.gpus > 0 ? format_count(s.cluster_setup.layout.gpus) + " GPUs" : "the cluster"
+                             : "one GPU";
+}
+
+}  // namespace
+
+std::string real_scale_question(const RealScaleStory& s) { return "How long on " + asked_subject(s) + "?"; }
+
+RealScaleReveal reveal_real_scale(std::optional<DurationGuess> guess, const RealScaleStory& s) {
+    RealScaleReveal out;
+    if (!guess) return out;
+    const RealScaleRow& row = s.rows[asked_row(s)];
+    const DurationGuess truth = duration_bucket(row.seconds);
+    out.right = *guess == truth;
+    std::string took = asked_subject(s) + (asked_row(s) == 2 ? " take " : " takes ") + row.duration;
+    if (truth == DurationGuess::weeks) took += " (" + format_fixed(row.seconds / (7 * 86400.0), 1) + " weeks)";
+    out.line = out.right ? "Right: " + took + "."
+                         : "You guessed " + std::string(duration_guess_label(*guess)) + ": " + took + ", so " +
+                               std::string(duration_guess_label(truth)) + ".";
+    return out;
+}
+
 }  // namespace m2m::core

@@ -140,8 +140,17 @@ void LayerRunPanel::refresh_views() {
 
 // [SECTION] drawing -------------------------------------------------------------------------
 
+void LayerRunPanel::guess_key(bool number) {
+    if (m_real_scale.is_open()) {
+        if (!number) m_real_scale.guess_key();
+        return;
+    }
+    m_focus_guess = !guess_locked();
+}
+
 void LayerRunPanel::draw(float dt_s) {
     m_playback.advance(dt_s);
+    m_real_scale.playback().advance(dt_s);
     m_measure.tick();  // the measurement's worker results and its GPU slice for this frame
     // A run played to its end becomes a fact for "Explain it back" (repeats are ignored).
     if (m_playback.finished() && m_playback.cursor() > 0) {
@@ -378,7 +387,8 @@ std::string LayerRunPanel::status() const {
                   std::string(core::cache_id(m_setup.cache)).c_str(), intensity, m_playback.playing() ? 1 : 0,
                   m_playback.cursor(), m_result.speedup, m_guess, m_revealed ? 1 : 0,
                   m_revealed ? m_story.speedup.c_str() : "?", static_cast<double>(m_neuron_radius));
-    return buf + m_measure.status();
+    // The Real scale tab's own state while it is shown (its guess and reveal), for logs and tests.
+    return buf + m_measure.status() + (m_real_scale.is_open() ? " " + m_real_scale.status() : std::string());
 }
 
 }  // namespace m2m::lessons

@@ -36,7 +36,12 @@ public:
     std::string timeline_csv() const override;
     /// Predict, then reveal: the student's guess of the speedup (0: no guess).
     void set_guess(double speedup) { m_guess = static_cast<float>(speedup); }
-    void guess_key(bool) override { m_focus_guess = !guess_locked(); }  ///< the box takes the keyboard
+    const RealScaleView& real_scale() const { return m_real_scale; }
+    /// G: the box takes the keyboard; on the Real scale tab, its guess moves to the next answer.
+    void guess_key(bool number) override;
+    /// The keys' cursor: the Real scale tab's while it is shown, else the lesson's run.
+    ui::Playback& playback() override { return m_real_scale.is_open() ? m_real_scale.playback() : m_playback; }
+    const ui::Playback& playback() const override { return m_real_scale.is_open() ? m_real_scale.playback() : m_playback; }
     /// The run has played to its end since the set-up last changed, so its answer shows.
     bool revealed() const { return m_revealed; }
     /// The guess is in once the run starts, and stays until a setting changes (a new question): no

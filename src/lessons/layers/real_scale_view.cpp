@@ -109,6 +109,33 @@ void RealScaleView::apply(const Settings& s) {
     for (const auto& f : model->figures) m_model_sources += f.label + ": " + f.value + " (" + f.source + ")\n";
     m_model_sources += "Parameters counted from this shape: " + core::format_count(m_story.parameters);
     set_axis();
+    reset_question();
+}
+
+// A new question: the bars back to zero, the guess open and empty. The cursor crosses the axis
+// (0 to 1) in 3 s at 1x; Step stops where each bar ends.
+void RealScaleView::reset_question() {
+    std::vector<double> stops{0.0, 1.0};
+    for (std::size_t i = 0; i < m_story.rows.size(); ++i)
+        if (m_story.rows[i].shown) stops.push_back(row_fraction(i));
+    std::sort(stops.begin(), stops.end());
+    m_playback.set_timeline(1.0, std::move(stops), 1.0 / 3.0);
+    m_playback.reset();
+    m_guess.reset();
+    m_started = false;
+}
+
+double RealScaleView::row_fraction(std::size_t i) const {
+    const double e0 = std::log10(m_axis_lo), e1 = std::log10(m_axis_hi);
+    return std::clamp((std::log10(std::max(m_story.rows[i].seconds, m_axis_lo)) - e0) / (e1 - e0), 0.0, 1.0);
+}
+
+void RealScaleView::guess_key() {
+    if (guess_locked()) return;
+    m_open_predict = true;
+    const auto& all = core::duration_guesses;
+    const auto at = m_guess ? std::find(all.begin(), all.end(), *m_guess) : all.end();
+    m_guess = !m_guess ? std::optional(all.front()) : at + 1 == all.end() ? std::nullopt : std::optional(*(at + 1));
 }
 
 // The log axis: from the calendar mark at or below the fastest row to the one at or above the slowest.
@@ -136,8 +163,15 @@ void RealScaleView::set_axis() {
 bool RealScaleView::draw(Context& ctx) {
     if (!m_tab.draw(ctx)) return false;
     if (m_computations == 0) apply(m_settings);  // first shown: ask the core once
-    controls_beside_scene(ctx, "real_scale", controls_width(21.0f, 0.36f), [&] { draw_controls(ctx); },
-                          [&] { draw_scene(ctx); });
+    m_started |= !answers_hidden();
+    controls_beside_scene(
+        ctx, "real_scale", controls_width(21.0f, 0.36f), [&] { draw_controls(ctx); }, [&] { draw_scene(ctx); },
+        ImGuiWindowFlags_AlwaysUseWindowPadding, [&] { draw_presenter_strip(ctx); },
+        [&](ui::PlaybackRows rows) {
+            if (rows != ui::PlaybackRows::buttons) ImGui::TextUnformatted("Playback");
+            ui::playback_controls(ctx.items, m_playback, rows);
+        });
+    m_open_predict = false;  // G's request lasts one frame
     return true;
 }
 
@@ -167,7 +201,51 @@ void RealScaleView::draw_controls(Context& ctx) {
     changed |= preset_combo("##One GPU (and the cluster's)", row.combo_width, presets::estimator_gpu_ids(), s.gpu);
     ui::sources_marker(m_gpu_sources, sources);
     changed |= draw_cluster_size(ctx, s);
+    ImGui::Separator();
+    draw_predict(ctx);
     if (changed) apply(s);  // every value offered here is accepted
+}
+
+// "Predict first?": closed until the student opens it (or presses G), as in the other lessons.
+void RealScaleView::draw_predict(Context& ctx) {
+    if (m_open_predict) ImGui::SetNextItemOpen(true);
+    const bool open = ImGui::TreeNode("Predict first?");
+    if (m_open_predict) ui::scroll_to_last_item();
+    ctx.items.note("real_scale_predict_open");
+    if (!open) return;
+    m_wrap.text(ctx.view.theme.text, "Before you press Run: " + core::real_scale_question(m_story));
+    draw_guess_choices(ctx);
+    ImGui::TreePop();
+}
+
+void RealScaleView::draw_guess_choices(Context& ctx) {
+    ImGui::BeginDisabled(guess_locked());
+    for (std::size_t i = 0; i < core::duration_guesses.size(); ++i) {
+        const core::DurationGuess g = core::duration_guesses[i];
+        const std::string label(core::duration_guess_label(g));
+        if (i > 0) ui::same_line_if_fits(ui::radio_width(label.c_str()));
+        // A click on the chosen answer takes the guess back.
+        if (ImGui::RadioButton(label.c_str(), m_guess == g)) m_guess = m_guess == g ? std::nullopt : std::optional(g);
+        locked_tooltip();
+        ctx.items.note("real_scale_guess_" + std::to_string(i));
+    }
+    ImGui::EndDisabled();
+}
+
+void RealScaleView::locked_tooltip() const {
+    if (guess_locked() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ui::tooltip_wrapped("The guess is in once the run starts: change the model, the tokens, a chip or the GPUs to guess "
+                            "again.",
+                            24);
+}
+
+// Presenter view keeps the question in the room, on one row above the scene.
+void RealScaleView::draw_presenter_strip(Context& ctx) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(core::real_scale_question(m_story).c_str());
+    ImGui::SameLine();
+    draw_guess_choices(ctx);
+    if (guess_locked() || !ui::hint_if_fits("G: guess \xc2\xb7 Space: run")) ui::hint_if_fits("Space: run");
 }
 
 bool RealScaleView::draw_tokens(Context& ctx, Settings& s) {
@@ -228,7 +306,19 @@ void RealScaleView::draw_scene(Context& ctx) {
     m_wrap.text(th.text_dim, m_story.flops_note);
     ImGui::Spacing();
     draw_bars(ctx);
-    m_wrap.text(th.text, m_story.factor_note);
+    if (revealed()) {
+        const core::RealScaleReveal r = core::reveal_real_scale(m_guess, m_story);
+        if (!r.line.empty()) {
+            m_wrap.text(r.right ? th.accent : th.warning, r.line);
+            ctx.items.note("real_scale_reveal");
+        }
+        m_wrap.text(th.text, m_story.factor_note);
+    } else {
+        static const std::string before = "Press Run (Space): each bar grows along the time axis and stops at its machine's time, "
+                                          "the fastest first.";
+        static const std::string during = "Each bar stops at its machine's time, the fastest first.";
+        m_wrap.text(th.text_dim, answers_hidden() ? before : during);
+    }
     ImGui::Spacing();
     draw_notes(ctx);
 }
@@ -264,13 +354,17 @@ void RealScaleView::draw_bars(Context& ctx) {
             continue;
         }
         dl->AddRectFilled(p, ImVec2(p.x + bar_w, p.y + bar_h), th.panel, 3.0f);
-        const float x1 = std::max(x_of(r.seconds), p.x + 3.0f);
-        dl->AddRectFilled(p, ImVec2(x1, p.y + bar_h), colours[i], 3.0f);
+        // The bar grows with the cursor and stops at its time; its figure shows once it has.
+        const double end = row_fraction(i), at = std::min(end, m_playback.cursor());
+        const bool arrived = m_playback.cursor() >= end && !answers_hidden();
+        const float x1 = std::max(x0 + static_cast<float>(at) * bar_w, p.x + 3.0f);
+        if (!answers_hidden()) dl->AddRectFilled(p, ImVec2(x1, p.y + bar_h), colours[i], 3.0f);
         for (const Tick& t : m_ticks) {  // the marks, through the bars only (never through words)
             const float x = x_of(t.seconds);
             dl->AddLine(ImVec2(x, p.y), ImVec2(x, p.y + bar_h), ui::fade(th.grid, 0.8f));
         }
-        dl->AddText(value_font, big_fs, ImVec2(x1 + fs * 0.5f, p.y + (bar_h - big_fs) * 0.5f), th.text, r.duration.c_str());
+        dl->AddText(value_font, big_fs, ImVec2((answers_hidden() ? p.x : x1) + fs * 0.5f, p.y + (bar_h - big_fs) * 0.5f),
+                    arrived ? th.text : th.text_dim, arrived ? r.duration.c_str() : answers_hidden() ? "?" : "");
         ImGui::Dummy(ImVec2(w, bar_h));
     }
     draw_axis(ctx, x0, bar_w);
@@ -313,7 +407,7 @@ void RealScaleView::draw_notes(Context& ctx) {
         ImGui::Unindent(fs);
     }
     if (!m_story.layout_note.empty()) m_wrap.text(th.text, m_story.layout_note);
-    if (!m_story.frontier_note.empty()) m_wrap.text(th.text_dim, m_story.frontier_note);
+    if (!m_story.frontier_note.empty() && revealed()) m_wrap.text(th.text_dim, m_story.frontier_note);  // it names the time
     ImGui::Spacing();
     ImGui::TextUnformatted("Where this model is simple");
     for (const std::string& note : m_story.simple) m_wrap.bullet(th.text_dim, note);
@@ -321,18 +415,27 @@ void RealScaleView::draw_notes(Context& ctx) {
 
 // [SECTION] state ---------------------------------------------------------------------------
 
+std::string RealScaleView::guess_token() const {
+    if (!m_guess) return "none";
+    std::string out(core::duration_guess_label(*m_guess));
+    std::replace(out.begin(), out.end(), ' ', '_');  // one word in a status line: "under_a_day"
+    return out;
+}
+
 std::string RealScaleView::status() const {
     if (m_computations == 0) return "real_scale open=" + std::to_string(is_open() ? 1 : 0) + " computed=0";
-    char buf[360];
+    char buf[480];
     const auto& r = m_story.rows;
     char cluster[32] = "none";
     if (r[2].shown) std::snprintf(cluster, sizeof cluster, "%.6g", r[2].seconds);
     std::snprintf(buf, sizeof buf,
                   "real_scale open=%d model=%s cpu=%s gpu=%s tokens=%.6g cluster_gpus=%d cpu_s=%.6g gpu_s=%.6g cluster_s=%s "
-                  "mfu=%.4g factor=%.6g",
+                  "mfu=%.4g factor=%.6g guess=%s locked=%d revealed=%d",
                   is_open() ? 1 : 0, m_settings.model.c_str(), m_settings.cpu.c_str(), m_settings.gpu.c_str(), m_settings.tokens,
                   m_settings.cluster_gpus, r[0].seconds, r[1].seconds, cluster,
-                  m_story.cluster_layout ? m_story.cluster_layout->mfu : 0.0, m_story.lesson1_speedup);
+                  m_story.cluster_layout ? m_story.cluster_layout->mfu : 0.0, m_story.lesson1_speedup,
+                  guess_token().c_str(), guess_locked() ? 1 : 0,
+                  revealed() ? 1 : 0);
     return buf;
 }
 

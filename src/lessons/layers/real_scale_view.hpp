@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ui/playback.hpp"
 #include "ui/space_wrap.hpp"
 #include "lessons/context.hpp"
 #include "lessons/scale_controls.hpp"
@@ -64,6 +65,26 @@ public:
     /// Times the core was asked (settings changed); drawing never asks it.
     int computations() const { return m_computations; }
 
+    /// Predict, then reveal: Run (Space) grows the bars along the time axis, the shortest stopping
+    /// first; their times, Lesson 1's factor and the guess's answer come at the end. The cursor
+    /// runs from 0 to 1 across the axis. Any change of a setting is a new question: back to zero.
+    ui::Playback& playback() { return m_playback; }
+    const ui::Playback& playback() const { return m_playback; }
+    /// How long the asked row takes (core::asked_row: the cluster's, or one GPU's), as a person says it.
+    void set_guess(std::optional<core::DurationGuess> guess) {
+        if (!guess_locked()) m_guess = guess;
+    }
+    std::optional<core::DurationGuess> guess() const { return m_guess; }
+    void guess_key();  ///< G: the next answer (after the last, none); nothing once locked
+    /// Nothing answered yet: no run started since the question was set.
+    bool answers_hidden() const { return m_playback.cursor() <= 0 && !m_playback.playing(); }
+    /// The bars have grown to their ends: the times and the guess's answer show.
+    bool revealed() const { return m_playback.finished() && m_playback.cursor() > 0; }
+    /// The guess is in from the first Run or Step until a setting changes (Reset keeps it in).
+    bool guess_locked() const { return m_started || !answers_hidden(); }
+    /// How far along the axis (0 to 1) row `i`'s bar ends.
+    double row_fraction(std::size_t i) const;
+
     /// "real_scale open=1 model=gpt3-175b tokens=3e+11 cluster_gpus=1024 cpu_s=... gpu_s=...
     ///  cluster_s=... mfu=... factor=..." (cluster_s=none when no layout fits; factor: the one-chip
     ///  rows' ratio, Lesson 1's speedup for the same chips).
@@ -82,12 +103,22 @@ private:
     void draw_axis(Context& ctx, float x0, float bar_w);  ///< the marks' words under the bars
     void set_axis();  ///< the calendar marks around the shown rows
     void draw_notes(Context& ctx);
+    void draw_predict(Context& ctx);
+    void draw_guess_choices(Context& ctx);
+    void draw_presenter_strip(Context& ctx);
+    void locked_tooltip() const;
+    void reset_question();
+    std::string guess_token() const;  ///< the guess as one word for status(): "under_a_day", "none"  ///< a new question: the run back to zero, no guess
 
     Settings m_settings;
     double m_edit_billions = 0;  ///< the tokens box while the student types; applied when it is left
     int m_drag_exponent = -1;    ///< the cluster slider's log2 while it is dragged (-1: not dragged)
     ScaleTab m_tab{{"lesson1_views", "Layer by layer", "tab_layer_by_layer", "Real scale: a frontier model", "tab_real_scale"}};
     int m_computations = 0;
+    ui::Playback m_playback;
+    std::optional<core::DurationGuess> m_guess;
+    bool m_started = false;  ///< a run or step has started since the question was set
+    bool m_open_predict = false;  ///< G's request to open "Predict first?" on the next frame
 
     // Built by apply(), read every frame.
     core::RealScaleStory m_story;

@@ -58,4 +58,25 @@ struct RealScaleStory {
 /// Throws std::invalid_argument when the cluster's GPU count or tokens cannot be estimated.
 RealScaleStory tell_real_scale(const RealScaleInputs& in);
 
+/// Predict, then reveal on the Real scale tab: how long the asked row takes, as a person would say
+/// it. Under a day; days (1 to 7); weeks (7 days to a month of 30.44 days); months (to a year of
+/// 365.25 days); years.
+enum class DurationGuess { under_a_day, days, weeks, months, years };
+inline constexpr std::array<DurationGuess, 5> duration_guesses = {DurationGuess::under_a_day, DurationGuess::days,
+                                                                  DurationGuess::weeks, DurationGuess::months,
+                                                                  DurationGuess::years};
+std::string_view duration_guess_label(DurationGuess g);  ///< "under a day", "days", "weeks", "months", "years"
+DurationGuess duration_bucket(double seconds);
+/// The row the question asks about: the cluster's (2), or one GPU's (1) where no layout fits the cluster.
+std::size_t asked_row(const RealScaleStory& s);
+/// "How long on 1,024 GPUs?" (or "How long on one GPU?").
+std::string real_scale_question(const RealScaleStory& s);
+struct RealScaleReveal {
+    bool right = false;
+    std::string line;  ///< empty without a guess
+};
+/// The guess against the asked row: "Right: 1,024 GPUs take 7.87 days (1.1 weeks)." or "You guessed
+/// months: ... so weeks."
+RealScaleReveal reveal_real_scale(std::optional<DurationGuess> guess, const RealScaleStory& s);
+
 }  // namespace m2m::core
