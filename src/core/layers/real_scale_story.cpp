@@ -39,8 +39,13 @@ RealScaleRow chip_row(const std::string& who, const ComputeSpec& spec, const Roo
     const std::string rate_of(precision_label(roof.runs_as));
     const std::string units = roof.fallback ? "BF16 at its " + rate_of + " rate on " + roof.units + " (it has no BF16 units)"
                                             : "BF16 on " + roof.units;
+    // A CPU's share was found with 32- or 64-bit numbers (assets/hardware.json); its BF16 units are
+    // given that share too, which no BF16 measurement backs.
+    const std::string carried = spec.kind == ResourceKind::cpu_core && !roof.fallback
+                                    ? ", found with 32- or 64-bit numbers and assumed to hold for BF16"
+                                    : "";
     row.assumption = units + ": " + flops_text(roof.peak_flops) + " peak x " + format_fixed(spec.efficiency.fraction, 2) +
-                     " (" + std::string(efficiency_words(spec.efficiency)) + ") = " + flops_text(roof.compute_flops) +
+                     " (" + std::string(efficiency_words(spec.efficiency)) + carried + ") = " + flops_text(roof.compute_flops) +
                      "; Lesson 1's model of a " +
                      format_count(real_scale_width) + "-wide layer at batch " + format_count(real_scale_batch) +
                      " runs at " + flops_text(rate) + " on it, every FLOP as fast as that.";
