@@ -51,6 +51,8 @@ void lesson_keys(App& app, const Plain& plain) {
     if (plain(GLFW_KEY_RIGHT)) app.go_to(app.current + 1);
     if (plain(GLFW_KEY_LEFT)) app.current > 0 ? app.go_to(app.current - 1) : app.go_home();
     if (plain(GLFW_KEY_HOME) || plain(GLFW_KEY_0) || plain(GLFW_KEY_KP_0)) app.go_home();
+    if (plain(GLFW_KEY_DOWN) || plain(GLFW_KEY_PAGE_DOWN)) app.shared.scene_scroll = 1;
+    if (plain(GLFW_KEY_UP) || plain(GLFW_KEY_PAGE_UP)) app.shared.scene_scroll = -1;
     if (plain(GLFW_KEY_G)) app.lesson().guess_key(false);
     if (plain(GLFW_KEY_N)) app.lesson().guess_key(true);
 }
@@ -80,6 +82,7 @@ void deliver_input(App& app) {
 void handle_keys(App& app) {
     const std::vector<KeyPress> presses = std::move(app.input.presses);
     app.input.presses.clear();
+    app.shared.scene_scroll = 0;  // a scroll key lasts the frame it was pressed in
     auto with = [&](int key, int mods) {
         return std::any_of(presses.begin(), presses.end(), [&](const KeyPress& p) {
             return p.key == key && (p.mods & (GLFW_MOD_CONTROL | GLFW_MOD_SHIFT | GLFW_MOD_ALT)) == mods;

@@ -124,6 +124,7 @@ void draw_shortcuts(App& app) {
         {"[  ]", "slower / faster"},        {"Left / Right", "previous / next lesson"},
         {"1 ... 4", "jump to a lesson"},    {"Home  or  0", "the home screen: every lesson"},
         {"Up / Down, Enter", "pick and open a lesson (home screen)"},
+        {"Down / Up, PgDn / PgUp", "scroll the lesson's scene (the words below it)"},
         {"Ctrl +  Ctrl -  Ctrl 0", "larger / smaller / actual size"},
         {"H", "presenter view: the scene and its readouts only"},
         {"C", "fold / unfold the controls (or drag their edge)"}, {"F11", "fullscreen"},

@@ -13,6 +13,9 @@ struct Context {
     ui::View view;            ///< presenter, scale, theme, the opaque filler: the app writes it, lessons read it
     ui::ItemRegistry items;   ///< what this frame drew, by name (for window tests); cleared every frame
     RunLog run_log;           ///< the student's finished runs: Lessons 1 to 3 record, Explain it back reads
+    /// The keys' scroll this frame (Down or Page Down +1, Up or Page Up -1): the lesson's scene moves
+    /// by most of its height, so the words below a drawing are reached without a mouse.
+    int scene_scroll = 0;
 };
 
 }  // namespace m2m::lessons

@@ -32,7 +32,9 @@ bool draw_view_tabs(ui::ItemRegistry& items, const ViewTabs& tabs, TabRequest& r
 bool ScaleTab::draw(Context& ctx) {
     if (ctx.view.presenter) {  // no tabs in presenter view: the view chosen (or asked for) stays
         if (m_select != TabRequest::none) m_open = m_select == TabRequest::scale;
-        m_select = TabRequest::none;
+        // ... and is asked of the tabs when they come back: a tab bar first drawn after presenter
+        // view (a scenario opened with --presenter, then H) showed its first tab, not the scenario's.
+        m_select = m_open ? TabRequest::scale : TabRequest::own;
         return m_open;
     }
     return m_open = draw_view_tabs(ctx.items, m_tabs, m_select);
@@ -128,15 +130,20 @@ void controls_beside_scene(Context& ctx, const std::string& id, float controls_w
         controls_splitter(view, natural, height);
         ImGui::SameLine(0, 0);
     }
+    // Presenter view's strip sits above the scene, pinned: a scene scrolled to its words below
+    // once took the question's row (and the readouts' names) off the top with it.
+    if (view.presenter && presenter_strip) {
+        ImGui::BeginGroup();
+        presenter_strip();
+        ImGui::EndGroup();
+        ImGui::Separator();
+    }
     const ImVec2 at = ImGui::GetCursorScreenPos(), room = ImGui::GetContentRegionAvail();
     ctx.items.set("scene", ImVec4(at.x, at.y, at.x + room.x, at.y + room.y));
     ImGui::BeginChild((id + "_scene").c_str(), ImVec2(0, 0), false, scene_flags);
-    if (view.presenter && presenter_strip) {
-        presenter_strip();
-        ImGui::Separator();
-        const ImVec2 p = ImGui::GetCursorScreenPos();  // the scene starts under the strip
-        ctx.items.set("scene", ImVec4(p.x, p.y, at.x + room.x, at.y + room.y));
-    }
+    if (ctx.scene_scroll != 0)  // Down / Up, Page Down / Page Up: most of a page, so a line stays in sight
+        ImGui::SetScrollY(std::clamp(ImGui::GetScrollY() + static_cast<float>(ctx.scene_scroll) * ImGui::GetWindowHeight() * 0.8f,
+                                     0.0f, ImGui::GetScrollMaxY()));
     scene();
     ImGui::EndChild();
 }

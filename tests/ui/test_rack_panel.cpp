@@ -808,3 +808,41 @@ TEST_CASE("once a send or an all-reduce has played to its end, Lesson 2's scene 
                 }
             }
 }
+
+TEST_CASE("Down and Page Down scroll Lesson 2's scene to the reveal without a mouse; presenter view's question row stays pinned") {
+    // A reviewer: at 1024x768 and 1.5 in presenter view the guess's answer lay below the window after
+    // a send, no key scrolled to it, and the wheel took the question's row off the top with the scene.
+    test::Headless ui(1024, 768, 1.5f);
+    ui.context().view.presenter = true;
+    RackPanel panel(ui.context());
+    panel.pick(RackPanel::Pick::other_rack);
+    core::SendGuess guess;
+    guess.link = core::LinkType::infiniband;
+    guess.times = 8;
+    panel.set_guess(guess);
+    panel.send();
+    play_to_end(ui, panel);
+    run_frames(ui, panel, 2);
+    const ImVec4 strip_before = *ui.context().items.rect("guess_nvlink");
+    REQUIRE(ui.context().items.rect("more_below"));  // the answer is below the window
+    const std::optional<ImVec4> reveal_before = ui.context().items.rect("rack_reveal");
+    for (int i = 0; i < 4; ++i) {
+        ui.context().scene_scroll = 1;  // what the app's handle_keys sets for Down or Page Down
+        run_frames(ui, panel, 1);
+        ui.context().scene_scroll = 0;
+        run_frames(ui, panel, 1);
+    }
+    const std::optional<ImVec4> reveal = ui.context().items.rect("rack_reveal");
+    REQUIRE(reveal);
+    CHECK(reveal->w <= 768);  // in sight
+    if (reveal_before) CHECK(reveal->y < reveal_before->y);
+    const ImVec4 strip_after = *ui.context().items.rect("guess_nvlink");
+    CHECK(strip_after.y == strip_before.y);  // the question's row did not move
+    // Up goes back; switching to All-reduce starts its scene at the top, its readouts' names in sight.
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    run_frames(ui, panel, 2);
+    const ImVec4 scene = *ui.context().items.rect("scene");
+    const std::optional<ImVec4> first = ui.context().items.rect("readout_first");
+    REQUIRE(first);
+    CHECK(first->y >= scene.y - 1);
+}

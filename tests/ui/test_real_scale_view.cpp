@@ -362,3 +362,23 @@ TEST_CASE("Real scale: predict, then reveal. Run grows the bars, the times and t
     CHECK_FALSE(view.guess());
     CHECK(view.answers_hidden());
 }
+
+TEST_CASE("a scenario's Real scale tab opened in presenter view is still shown when H leaves it") {
+    // A reviewer: --presenter --scenario on the Real scale, then H, showed "Layer by layer": the tab
+    // bar, first drawn after presenter view, picked its first tab.
+    test::Headless ui(1024, 768, 1.5f);
+    ui.context().view.presenter = true;
+    lessons::LayerRunPanel panel(ui.context());
+    nlohmann::json state = panel.save_state();
+    state["real_scale"]["open"] = true;
+    panel.load_state(state);
+    frames(ui, panel, 3);
+    CHECK(panel.real_scale().is_open());
+    ui.context().view.presenter = false;
+    frames(ui, panel, 3);
+    CHECK(panel.real_scale().is_open());
+    CHECK(panel.save_state()["real_scale"]["open"] == true);
+    ui.context().view.presenter = true;
+    frames(ui, panel, 2);
+    CHECK(panel.real_scale().is_open());
+}

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+#include <utility>
 
 #include "lessons/rack/rack_common.hpp"
 #include "lessons/rack/rack_panel.hpp"
@@ -67,6 +68,7 @@ void RackPanel::set_hardware(std::string_view system_id) {
 }
 
 void RackPanel::set_mode(Mode mode) {
+    m_scroll_top |= mode != m_mode;  // the other mode's scene starts at its top (its readouts' names in sight)
     m_mode = mode;
     recompute();
 }
@@ -266,7 +268,7 @@ void RackPanel::set_collective_timeline() {
 
 namespace {
 
-const char* const more_below_text = "wheel: more \xe2\x86\x93";
+const char* const more_below_text = "wheel or PgDn: more \xe2\x86\x93";
 
 ImVec2 more_below_pad() { return ImVec2(ImGui::GetFontSize() * 0.4f, ImGui::GetFontSize() * 0.15f); }
 
@@ -278,6 +280,7 @@ void RackPanel::draw_scene_scrolling() {
     // With no scrollbar, the mouse wheel reaches the words below. While they reach below the window,
     // its foot is kept for the tag, and a blank of that height ends the words so the last line
     // scrolls clear of it.
+    if (std::exchange(m_scroll_top, false)) ImGui::SetScrollY(0.0f);
     const float strip = m_scene_scrolls ? more_below_strip() : 0.0f;
     const ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();
     if (strip > 0) ImGui::PushClipRect(wp, ImVec2(wp.x + ws.x, wp.y + ws.y - strip), true);

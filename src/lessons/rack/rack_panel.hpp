@@ -197,6 +197,7 @@ private:
     /// run here could show, so the gaps between the "?" say nothing of which one NCCL picks.
     std::string m_widest_time, m_widest_busbw, m_widest_link;
     bool m_scene_scrolls = false;  ///< the scene's words reach below the window: the wheel scrolls it
+    bool m_scroll_top = false;     ///< a mode switch: the scene goes back to its top on the next frame
 };
 
 }  // namespace m2m::lessons
