@@ -54,6 +54,9 @@ void lesson_keys(App& app, const Plain& plain) {
     if (plain(GLFW_KEY_DOWN) || plain(GLFW_KEY_PAGE_DOWN)) app.shared.scene_scroll = 1;
     if (plain(GLFW_KEY_UP) || plain(GLFW_KEY_PAGE_UP)) app.shared.scene_scroll = -1;
     if (plain(GLFW_KEY_G)) app.lesson().guess_key(false);
+    if (plain(GLFW_KEY_V)) app.lesson().view_key();
+    if (plain(GLFW_KEY_T)) app.lesson().target_key();
+    if (plain(GLFW_KEY_M)) app.lesson().mode_key();
     if (plain(GLFW_KEY_N)) app.lesson().guess_key(true);
 }
 

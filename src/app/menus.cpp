@@ -130,6 +130,8 @@ void draw_shortcuts(App& app) {
         {"C", "fold / unfold the controls (or drag their edge)"}, {"F11", "fullscreen"},
         {"G", "guess: the next answer, or Lesson 1's box"},
         {"N", "Lesson 2's send: type how many times as long"},
+        {"V", "the lesson's other view (Real scale, Frontier, the plot)"},
+        {"T  M", "Lesson 2: the receiver or the group; Send or All-reduce"},
         {"Ctrl+E", "save a screenshot"},    {"?", "this help (Esc closes)"},       {"Ctrl+Q", "quit"},
     };
     if (ImGui::BeginTable("keys", 2)) {

@@ -69,6 +69,14 @@ public:
     /// lesson's number box where it has no choice; N takes it into the number box. Nothing once
     /// the guess is locked.
     virtual void guess_key(bool number) { (void)number; }
+    /// V: the lesson's other view (Lesson 1's Real scale, Lesson 3's Frontier scale and back; Lesson
+    /// 2's rack or plot where they take turns), so a lecturer without a mouse reaches every view.
+    virtual void view_key() {}
+    /// T and M, Lesson 2's set-up from the keyboard: T the send's receiver (another GPU in the node,
+    /// in the next node, in the next rack) or the collective's group (8, 16, 64, 128 GPUs); M Send or
+    /// All-reduce.
+    virtual void target_key() {}
+    virtual void mode_key() {}
 
 protected:
     Context& m_ctx;  ///< the app's (or a test's): outlives every lesson built with it

@@ -30,6 +30,34 @@ for id in $ids; do
     key r
     if [ $n -lt $(wc -w <<<"$ids") ]; then key Right; fi
 done
+# The other views and Lesson 2's set-up, keys only: V opens Lesson 1's Real scale and Lesson 3's
+# Frontier tab and goes back; in Lesson 2, T moves the receiver to the next node and M switches to
+# All-reduce, where T takes the next group.
+key 1
+wait_for "at=layers "
+key v
+wait_for "at=layers .*real_scale open=1"
+shot "real-scale-by-v"
+key v
+wait_for "at=layers .*points=[0-9]+ view:"
+key 3
+wait_for "at=split .*frontier=0"
+key v
+wait_for "at=split .*frontier=1"
+key v
+wait_for "at=split .*frontier=0"
+key 2
+wait_for "at=rack .*mode=send .*from=0 to=5 "
+key t
+wait_for "at=rack .*mode=send .*from=0 to=8 "
+key t
+wait_for "at=rack .*mode=send .*from=0 to=64 "
+key m
+wait_for "at=rack .*mode=allreduce .*gpus=8 "
+key t
+wait_for "at=rack .*mode=allreduce .*gpus=16 "
+key m
+wait_for "at=rack .*mode=send "
 key 1
 wait_for "at=layers "
 key ctrl+equal

@@ -846,3 +846,27 @@ TEST_CASE("Down and Page Down scroll Lesson 2's scene to the reveal without a mo
     REQUIRE(first);
     CHECK(first->y >= scene.y - 1);
 }
+
+TEST_CASE("T and M set Lesson 2 up from the keyboard: the receiver in the next node or rack, the group, Send or All-reduce") {
+    // A reviewer: a lecturer without a mouse could only show the send from GPU 0 to GPU 5, in one
+    // node, where "how many times as long as in one node?" is always 1x.
+    test::Headless ui;
+    RackPanel panel(ui.context());
+    const core::Cluster& c = panel.cluster();
+    CHECK(c.node_of(panel.to()) == c.node_of(panel.from()));
+    panel.target_key();
+    CHECK(c.node_of(panel.to()) != c.node_of(panel.from()));
+    CHECK(c.rack_of(panel.to()) == c.rack_of(panel.from()));
+    panel.target_key();
+    CHECK(c.rack_of(panel.to()) != c.rack_of(panel.from()));
+    panel.target_key();
+    CHECK(c.node_of(panel.to()) == c.node_of(panel.from()));
+    panel.mode_key();
+    CHECK(panel.mode() == RackPanel::Mode::all_reduce);
+    for (std::uint32_t gpus : {16u, 64u, 128u, 8u}) {
+        panel.target_key();
+        CHECK(panel.group() == gpus);
+    }
+    panel.mode_key();
+    CHECK(panel.mode() == RackPanel::Mode::send);
+}

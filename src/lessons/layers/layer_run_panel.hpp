@@ -39,6 +39,7 @@ public:
     const RealScaleView& real_scale() const { return m_real_scale; }
     /// G: the box takes the keyboard; on the Real scale tab, its guess moves to the next answer.
     void guess_key(bool number) override;
+    void view_key() override { m_real_scale.open(!m_real_scale.is_open()); }
     /// The keys' cursor: the Real scale tab's while it is shown, else the lesson's run.
     ui::Playback& playback() override { return m_real_scale.is_open() ? m_real_scale.playback() : m_playback; }
     const ui::Playback& playback() const override { return m_real_scale.is_open() ? m_real_scale.playback() : m_playback; }

@@ -69,6 +69,7 @@ public:
     Mode mode() const { return m_mode; }
     core::GpuId from() const { return m_from; }
     core::GpuId to() const { return m_to; }
+    std::uint32_t group() const { return m_group; }  ///< the collective's GPUs
     bool picking_receiver() const { return m_picking_to; }
     const core::TransferResult& transfer() const { return m_transfer; }
     const core::TransferStory& transfer_story() const { return m_transfer_story; }
@@ -86,6 +87,9 @@ public:
     /// Predict, then reveal: the student's guess before a send (the "Predict first?" area).
     void set_guess(const core::SendGuess& guess) { m_guess = guess; }
     void guess_key(bool number) override;  ///< the next wire or algorithm; N: the times-as-long box
+    void view_key() override { m_show_plot = !m_show_plot; }  ///< V: the rack or the plot, where they take turns
+    void target_key() override;  ///< T: the next receiver (same node, next node, next rack) or group
+    void mode_key() override { set_mode(m_mode == Mode::send ? Mode::all_reduce : Mode::send); }
     const core::SendGuess& guess() const { return m_guess; }
     /// True once a send has played to its end: the guess can be set against it.
     bool send_finished() const { return m_mode == Mode::send && m_playback.finished() && m_playback.cursor() > 0; }

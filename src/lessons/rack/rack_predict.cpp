@@ -34,6 +34,20 @@ void RackPanel::guess_key(bool number) {
     }
 }
 
+void RackPanel::target_key() {
+    if (m_mode == Mode::all_reduce) {  // the next group size, after the largest the smallest
+        const auto at = std::find(std::begin(group_sizes), std::end(group_sizes), m_group);
+        set_group(at == std::end(group_sizes) || at + 1 == std::end(group_sizes) ? group_sizes[0] : *(at + 1));
+        return;
+    }
+    // The receiver: in the sender's node, then the next node, then the next rack, then back.
+    const core::Cluster& c = cluster();
+    const Pick next = c.node_of(m_to) == c.node_of(m_from) ? Pick::other_node
+                      : c.rack_of(m_to) == c.rack_of(m_from) ? Pick::other_rack
+                                                             : Pick::same_node;
+    pick(next);
+}
+
 void RackPanel::draw_predict() {
     // Optional and out of the way: closed until the student opens it (or presses G).
     const bool asked = m_mode == Mode::send && std::exchange(m_open_predict, false);  // G or N

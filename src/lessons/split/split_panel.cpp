@@ -245,12 +245,12 @@ std::string SplitPanel::status() const {
     char buf[320];
     std::snprintf(buf, sizeof buf,
                   "lesson=split strategy=%s gpus=%d micro_batches=%d schedule=%s placement=%s hardware=%s timing=%s playing=%d "
-                  "finished=%d cursor=%.6g step_time=%.6g word=%s",
+                  "finished=%d cursor=%.6g step_time=%.6g frontier=%d word=%s",
                   std::string(core::strategy_name(m_setup.strategy)).c_str(), m_setup.gpus, m_result.micro_batches,
                   std::string(core::schedule_name(m_setup.schedule)).c_str(),
                   std::string(core::placement_name(m_setup.placement)).c_str(), m_system_id.c_str(),
                   std::string(core::split_timing_name(m_setup.timing)).c_str(), m_playback.playing() ? 1 : 0, m_playback.finished() && m_playback.cursor() > 0 ? 1 : 0,
-                  m_playback.cursor(), m_result.step.step_time_s, m_prediction.word.c_str());
+                  m_playback.cursor(), m_result.step.step_time_s, m_frontier.is_open() ? 1 : 0, m_prediction.word.c_str());
     if (m_guess)  // the guess, and whether it is being shown against every strategy's bytes
         return buf + (" guess=" + std::string(core::strategy_name(*m_guess))) + " revealed=" + (step_finished() ? "1" : "0") +
                " exchange_shown=" + (guess_pending() ? "0" : "1");

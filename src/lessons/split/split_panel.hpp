@@ -59,7 +59,8 @@ public:
     /// Predict, then reveal: the strategy the student thinks exchanges the most per step
     /// (the "Predict first?" area); nullopt: no guess.
     void set_guess(std::optional<core::Strategy> s) { m_guess = s; }
-    void guess_key(bool number) override;  ///< G: "Predict" opens and the guess moves to the next split
+    void guess_key(bool number) override;
+    void view_key() override { m_frontier.open(!m_frontier.is_open()); }  ///< V: the Frontier tab and back  ///< G: "Predict" opens and the guess moves to the next split
     std::optional<core::Strategy> guess() const { return m_guess; }
     /// Every strategy that splits the current GPU count, with its bytes per step (from the core).
     const std::vector<core::StrategyBytes>& strategy_bytes();
