@@ -43,13 +43,16 @@ std::string path_of(CollectiveAlgorithm a, CollectiveOp op, const CollectiveGrou
         return "one trip into the NVSwitch, which adds, and back";
     case CollectiveAlgorithm::nvls_tree:
         return "one trip through each node's NVSwitch and " + format_counted(2 * levels, "network hop");
-    case CollectiveAlgorithm::p2p: {  // one send to each peer, each paying its hop (NcclModel::tune_p2p)
+    case CollectiveAlgorithm::p2p: {  // one send to each peer, each adding its hop (NcclModel::tune_p2p)
+        // Not "one after another": NCCL runs up to eight peers at once on each of its channels; the
+        // model adds a hop a peer, which is what the fixed cost measured grows by, not NCCL's order.
         const std::uint32_t nvlink = g.fewest() - 1, network = g.gpus - g.fewest();
-        const std::string each = g.gpus == 2 ? "a send to the other GPU" : "a send to each of the other " + format_count(g.gpus - 1) +
-                                                                                  " GPUs, one after another";
-        if (network == 0) return each + ", over NVLink";
-        if (nvlink == 0) return each + ", across the network";
-        return each + " (" + format_count(nvlink) + " over NVLink, " + format_count(network) + " across the network)";
+        if (g.gpus == 2) return std::string("a send to the other GPU") + (network == 0 ? ", over NVLink" : ", across the network");
+        const std::string each = "a send to each of the other " + format_count(g.gpus - 1) + " GPUs";
+        const std::string adds = ", each adding its link's hop to the fixed cost";
+        if (network == 0) return each + " over NVLink" + adds;
+        if (nvlink == 0) return each + " across the network" + adds;
+        return each + " (" + format_count(nvlink) + " over NVLink, " + format_count(network) + " across the network)" + adds;
     }
     }
     return {};
@@ -238,8 +241,9 @@ std::string other_verdict(const Cluster& cluster, const CollectiveResult& r, con
                            : "Inside one node the tree is a chain: the data goes down it, adding, and the sum comes "
                              "back. busbw " + st.busbw + ".";
     default:
-        return "Every GPU posts a send of its piece to every other, one after another, and the bytes then flow "
-               "together, over NVLink inside its node and through its own NIC to the others: busbw " + st.busbw + ".";
+        return "Every GPU sends its piece to every other: each send adds its link's hop to the fixed cost, and the "
+               "bytes all flow at once, over NVLink inside its node and through its own NIC to the others: busbw " +
+               st.busbw + ".";
     }
 }
 
