@@ -13,6 +13,8 @@ log=$out/drive_rack.log
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"  # type_into; this script's own helpers below replace the rest
 fail() { echo "FAIL: $*"; echo "--- app log:"; grep -v '^gpu_' "$log" | tail -20; exit 1; }
 wait_for() {  # wait_for REGEX [seconds]: a new state line matching REGEX
     local deadline=$((SECONDS + ${2:-20}))
@@ -50,4 +52,14 @@ wait_for "from=2 to=8 .*link=infiniband .*playing=1"
 # A quick pick inside the node: back on NVLink.
 click pick_same_node
 wait_for "from=2 to=[0-7] .*link=nvlink hops=2 "
-echo "PASS: a GPU and the summary of the other nodes in the zoomed drawing, and Send, gave InfiniBand; 'same node' gave NVLink ($(grep -c '^state:' "$log") state lines)"
+# A size typed as the slider writes it: Ctrl+click, "16 GB" (ImGui's own box kept only "16", and the
+# slider fell to 1 KB), then nccl-tests' "64M", then words that are no size: said, and the size kept.
+type_into size_slider "16 GB"
+wait_for "bytes=16000000000 "
+type_into size_slider "64M"
+wait_for "bytes=67108864 "
+type_into size_slider "lots"
+sleep 0.5
+grep '^state:' "$log" | tail -1 | grep -q "bytes=67108864 " || fail "a size that is no size changed the slider"
+item size_refusal >/dev/null || fail "a size that is no size was not said"
+echo "PASS: a GPU and the summary of the other nodes in the zoomed drawing, and Send, gave InfiniBand; 'same node' gave NVLink; 16 GB and 64M typed ($(grep -c '^state:' "$log") state lines)"

@@ -62,3 +62,20 @@ TEST_CASE("durations: calendar units past two of them, thousands with commas") {
     CHECK(format_seconds(19.7 * year) == "19.7 years");
     CHECK(format_seconds(7.87 * 86400) == "7.87 days");
 }
+
+TEST_CASE("a size typed back as the app writes it, or as nccl-tests does") {
+    CHECK(parse_bytes_text("16 GB") == 16e9);
+    CHECK(parse_bytes_text("1.5mb") == 1.5e6);
+    CHECK(parse_bytes_text("1e9") == 1e9);
+    CHECK(parse_bytes_text("1024") == 1024);
+    CHECK(parse_bytes_text("8 B") == 8);
+    CHECK(parse_bytes_text("64M") == 64.0 * 1048576);
+    CHECK(parse_bytes_text("2 GiB") == 2.0 * 1073741824);
+    CHECK(parse_bytes_text(" 4k ") == 4096);
+    for (const char* bad : {"", "GB", "lots", "16 GBs", "-5", "0", "nan", "inf", "1e999"}) {
+        INFO(bad);
+        CHECK_FALSE(parse_bytes_text(bad));
+    }
+    // Each size format_bytes writes reads back as about itself.
+    for (double b : {8.0, 1e3, 2.1e6, 1.07e9, 1.6e10}) CHECK(*parse_bytes_text(format_bytes(b)) == Approx(b).epsilon(0.01));
+}

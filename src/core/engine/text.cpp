@@ -2,6 +2,9 @@
 #include "m2m/core/engine/text.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <utility>
 #include <cmath>
 #include <cstdio>
 
@@ -67,6 +70,27 @@ std::string format_bytes(double bytes) {
         ++u;
     }
     return printf_text("%.3g", bytes) + " " + units[u];
+}
+
+std::optional<double> parse_bytes_text(std::string_view text) {
+    std::string t(text);
+    char* end = nullptr;
+    const double v = std::strtod(t.c_str(), &end);
+    if (end == t.c_str()) return std::nullopt;
+    std::string unit;
+    for (const char* c = end; *c; ++c)
+        if (!std::isspace(static_cast<unsigned char>(*c))) unit += static_cast<char>(std::tolower(static_cast<unsigned char>(*c)));
+    static const std::pair<const char*, double> units[] = {
+        {"", 1},     {"b", 1},       {"kb", 1e3},    {"mb", 1e6},    {"gb", 1e9},    {"tb", 1e12},
+        {"k", 0x1p10}, {"kib", 0x1p10}, {"m", 0x1p20}, {"mib", 0x1p20}, {"g", 0x1p30}, {"gib", 0x1p30},
+        {"t", 0x1p40}, {"tib", 0x1p40}};
+    for (const auto& [name, scale] : units)
+        if (unit == name) {
+            const double bytes = v * scale;
+            if (!(bytes > 0) || !std::isfinite(bytes)) return std::nullopt;
+            return bytes;
+        }
+    return std::nullopt;
 }
 
 std::string format_gpu_memory(double bytes) {

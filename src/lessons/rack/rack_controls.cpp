@@ -1,12 +1,14 @@
 // Lesson 2's controls: the system, the mode, the GPUs and the size of a send, the collective's
 // group, algorithm and size. The optional guesses before either runs: rack_predict.cpp.
 #include <imgui.h>
+#include <imgui_internal.h>  // ClearActiveID: a Ctrl+click opens the size box, not a drag
 
 #include <algorithm>
 #include <utility>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 
 #include "lessons/rack/rack_common.hpp"
@@ -25,13 +27,44 @@ using namespace rack_detail;
 // [SECTION] controls ------------------------------------------------------------------------
 
 bool RackPanel::bytes_slider(const char* label, double& bytes, float width, double lo, double hi) {
-    // The label shows the size in words; the slider moves on a log scale from lo to hi.
+    // The label shows the size in words; the slider moves on a log scale from lo to hi. Ctrl+click
+    // types a size as the slider shows it ("16 GB", "64 MB") or as nccl-tests writes it ("64M"):
+    // ImGui's own box took digits only, and "16 GB" became 16, then the smallest size.
+    const ImGuiID id = ImGui::GetID(label);
+    ImGui::SetNextItemWidth(width);
+    if (m_typing_size == id) {
+        const bool first = std::exchange(m_typing_focus, false);
+        if (first) ImGui::SetKeyboardFocusHere();
+        const bool entered = ImGui::InputText(label, m_size_text, sizeof m_size_text,
+                                              ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+        if (!entered && (first || !ImGui::IsItemDeactivated())) return false;
+        m_typing_size = 0;
+        const std::optional<double> typed = core::parse_bytes_text(m_size_text);
+        if (!typed) {  // said under the slider; the size stays
+            m_size_refusal = "\"" + std::string(m_size_text) + "\" is not a size: type 16 GB, 64 MB, 1e9 or 64M.";
+            return false;
+        }
+        m_size_refusal.clear();
+        bytes = std::clamp(std::round(*typed), lo, hi);  // as typed (64M: 67,108,864); past the range, the nearest end
+        return true;
+    }
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const bool ctrl_click = ImGui::GetIO().KeyCtrl && ImGui::IsMouseClicked(ImGuiMouseButton_Left) &&
+                            ImGui::IsMouseHoveringRect(at, ImVec2(at.x + width, at.y + ImGui::GetFrameHeight()));
     const std::string text = slider_text(bytes);
     float value = static_cast<float>(bytes);
-    ImGui::SetNextItemWidth(width);
-    if (!ImGui::SliderFloat(label, &value, static_cast<float>(lo), static_cast<float>(hi), text.c_str(),
-                            ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+    const bool moved = ImGui::SliderFloat(label, &value, static_cast<float>(lo), static_cast<float>(hi), text.c_str(),
+                                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput);
+    if (ImGui::IsItemHovered()) ui::tooltip_wrapped("Ctrl+click to type a size: 16 GB, 64 MB, 1e9, or 64M as nccl-tests writes it.", 24);
+    if (ctrl_click) {  // the click that opens the box does not move the slider, nor hold it
+        ImGui::ClearActiveID();
+        m_typing_size = id;
+        m_typing_focus = true;
+        std::snprintf(m_size_text, sizeof m_size_text, "%s", text.c_str());
         return false;
+    }
+    if (!moved) return false;
+    m_size_refusal.clear();
     bytes = slider_bytes(value, lo, hi);
     return true;
 }
@@ -145,6 +178,10 @@ void RackPanel::draw_send_controls() {
                                           : bytes_slider("Tensor", m_bytes, beside, min_bytes, max_bytes))
         recompute();
     m_ctx.items.note("size_slider");
+    if (!m_size_refusal.empty()) {
+        ui::text_wrapped_coloured(m_ctx.view.theme.warning, m_size_refusal);
+        m_ctx.items.note("size_refusal");
+    }
     ImGui::SameLine();
     if (ImGui::Button("Send")) send();
     m_ctx.items.note("send_button");
@@ -185,6 +222,10 @@ void RackPanel::draw_collective_controls() {
     if (bytes_slider(data_label.label.c_str(), m_collective_bytes, data_label.width, min_collective_bytes, max_collective_bytes))
         recompute();
     m_ctx.items.note("size_slider");
+    if (!m_size_refusal.empty()) {
+        ui::text_wrapped_coloured(m_ctx.view.theme.warning, m_size_refusal);
+        m_ctx.items.note("size_refusal");
+    }
     draw_collective_choices();
     // Whenever the ring can run across nodes (where the rings' count matters), or is chosen by
     // hand: shown for NCCL's pick alone, the box told a class the answer before Run. Its note,

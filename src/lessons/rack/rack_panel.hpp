@@ -165,7 +165,7 @@ private:
     float reveal_height(float wrap) const;
     void draw_reveal();   ///< the guess against the send, under the time split, once it has finished
     /// A log slider over [lo, hi] showing the size in words; true when the user moved it.
-    static bool bytes_slider(const char* label, double& bytes, float width, double lo, double hi);
+    bool bytes_slider(const char* label, double& bytes, float width, double lo, double hi);
 
     std::string question_key() const;  ///< what the pending guess is about, in the current mode
     void locked_tooltip() const;       ///< why a locked guess takes no clicks, over the last item
@@ -202,6 +202,10 @@ private:
     std::string m_widest_time, m_widest_busbw, m_widest_link;
     bool m_scene_scrolls = false;  ///< the scene's words reach below the window: the wheel scrolls it
     bool m_scroll_top = false;     ///< a mode switch: the scene goes back to its top on the next frame
+    ImGuiID m_typing_size = 0;     ///< the size slider whose box takes a typed size (Ctrl+click), 0: none
+    bool m_typing_focus = false;   ///< the box takes the keyboard on its first frame
+    char m_size_text[48] = {};     ///< what is typed into it
+    std::string m_size_refusal;    ///< a typed size that is not one, said under the slider until the next change
 };
 
 }  // namespace m2m::lessons

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace m2m::core {
 
@@ -17,6 +19,11 @@ std::string format_count(std::int64_t n);
 /// Bytes in decimal units, as link rates and memory sizes are quoted (1 KB = 1,000 bytes), three
 /// significant figures: 512 -> "512 B", 1000 -> "1 KB", 58200 -> "58.2 KB", 2.79e12 -> "2.79 TB".
 std::string format_bytes(double bytes);
+/// A size as a person types it back: "16 GB", "1.5 MB", "1e9", "1024" (bytes); KB, MB, GB, TB in
+/// powers of 1000 as format_bytes writes them; KiB, MiB, GiB, TiB and nccl-tests' K, M, G, T in
+/// powers of 1024. Spaces around the unit and its case do not matter. nullopt for anything else
+/// or a size that is not a positive finite number.
+std::optional<double> parse_bytes_text(std::string_view text);
 
 /// A GPU's memory in decimal units with the binary ones its maker's name counts in: an "80GB"
 /// card holds 80 GiB, so 85.9e9 -> "85.9 GB (80 GiB)", 150.8e9 -> "151 GB (140 GiB)".
