@@ -367,11 +367,11 @@ void RealScaleView::draw_bars(Context& ctx) {
                     arrived ? th.text : th.text_dim, arrived ? r.duration.c_str() : answers_hidden() ? "?" : "");
         ImGui::Dummy(ImVec2(w, bar_h));
     }
-    draw_axis(ctx, x0, bar_w);
+    draw_axis(ctx, x0, bar_w, w);
 }
 
 // The marks' words under the last bar, skipping a word that would run into the one before it.
-void RealScaleView::draw_axis(Context& ctx, float x0, float bar_w) {
+void RealScaleView::draw_axis(Context& ctx, float x0, float bar_w, float row_w) {
     const auto& th = ctx.view.theme;
     const float fs = ImGui::GetFontSize();
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -382,7 +382,10 @@ void RealScaleView::draw_axis(Context& ctx, float x0, float bar_w) {
         const float x = x0 + static_cast<float>((std::log10(t.seconds) - e0) / (e1 - e0)) * bar_w;
         dl->AddLine(ImVec2(x, bottom - ImGui::GetStyle().ItemSpacing.y), ImVec2(x, bottom), ui::fade(th.grid, 0.8f));
         const float tw = ImGui::CalcTextSize(t.label.c_str()).x;
-        const float tx = std::clamp(x - tw * 0.5f, x0, x0 + bar_w - tw);
+        // Centred under its mark; the last may reach into the room right of the bars (the bars'
+        // figures' column): held inside the bars, "1,000 years" sat under the 100-year mark and
+        // pushed "100 years" out, at 1024x768 and 1.5x.
+        const float tx = std::clamp(x - tw * 0.5f, x0, x0 + row_w - tw);
         if (tx < last_right + fs * 0.6f) continue;
         dl->AddText(ImVec2(tx, bottom), th.text_dim, t.label.c_str());
         last_right = tx + tw;

@@ -100,7 +100,7 @@ private:
     bool draw_cluster_size(Context& ctx, Settings& s);  ///< true when the student changed it
     void draw_scene(Context& ctx);
     void draw_bars(Context& ctx);
-    void draw_axis(Context& ctx, float x0, float bar_w);  ///< the marks' words under the bars
+    void draw_axis(Context& ctx, float x0, float bar_w, float row_w);  ///< the marks' words under the bars
     void set_axis();  ///< the calendar marks around the shown rows
     void draw_notes(Context& ctx);
     void draw_predict(Context& ctx);
