@@ -365,7 +365,8 @@ std::string collective_done_text(CollectiveOp op) {
 std::string collective_play_text(const CollectiveResult& r, double t) {
     if (r.steps == 0) return "A group of one GPU has nothing to send.";
     const std::string name(collective_algorithm_label(r.algorithm));
-    if (t >= r.time_s) return collective_done_text(r.op) + " " + format_seconds(r.time_s) + " with the " + name + ".";
+    // "with the ring", "with NVLS", "with point-to-point sends" (it said "with the point-to-point").
+    if (t >= r.time_s) return collective_done_text(r.op) + " " + format_seconds(r.time_s) + " with " + collective_algorithm_phrase(r.algorithm) + ".";
     if (r.algorithm == CollectiveAlgorithm::ring) {
         const std::string step = r.op == CollectiveOp::broadcast ? "The buffer streams down the ring from its root."
                                                                  : ring_step_text(r.op, r.gpus, 0);

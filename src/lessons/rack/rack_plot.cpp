@@ -61,6 +61,24 @@ struct KeyEntry {
     float thickness;  // 0: the message's ring
 };
 
+// What each ceiling is, in words that say whose: a ring's NVLink, a node's NICs together, or (an
+// all-to-all) one GPU's own NIC counted as busbw. A reviewer met "NIC" at 48, 50.8 and 384 GB/s on
+// one system, and "a ring's" on an all-to-all, which has none.
+struct CeilingNames {
+    std::string nvlink, nvlink_short, network, network_short;
+};
+
+CeilingNames ceiling_names(const core::CollectiveSweep& sw) {
+    const std::string nvlink = "NVLink " + core::format_rate_GBps(sw.nvlink_ceiling_GBps);
+    const std::string net = core::format_rate_GBps(sw.network_ceiling_GBps);
+    if (sw.op == core::CollectiveOp::all_to_all)
+        return {"NVLink ceiling " + core::format_rate_GBps(sw.nvlink_ceiling_GBps), nvlink,
+                "one GPU's NIC, as busbw " + net, "a GPU's NIC " + net};
+    const std::string nics = core::format_count(sw.group.gpus_per_node) + " NICs";
+    return {"NVLink ceiling (a ring's) " + core::format_rate_GBps(sw.nvlink_ceiling_GBps), nvlink,
+            "a node's " + nics + " together " + net, nics + " " + net};
+}
+
 std::vector<KeyEntry> key_entries(const ui::Theme& th, const core::CollectiveSweep& sw, bool with_lines) {
     const float thin = th.line_thickness * 1.5f;
     std::vector<KeyEntry> out{{th.text, "NCCL's pick", th.line_thickness * 2.5f}};
@@ -68,8 +86,9 @@ std::vector<KeyEntry> key_entries(const ui::Theme& th, const core::CollectiveSwe
         out.push_back({algorithm_colour(th, a), std::string(core::collective_algorithm_label(a)), thin});
     out.push_back({th.text, "this message", 0});
     if (!with_lines) return out;
-    if (sw.nvlink_ceiling_GBps > 0) out.push_back({th.nvlink, "NVLink " + core::format_rate_GBps(sw.nvlink_ceiling_GBps), thin});
-    if (sw.network_ceiling_GBps > 0) out.push_back({th.infiniband, "NICs " + core::format_rate_GBps(sw.network_ceiling_GBps), thin});
+    const CeilingNames names = ceiling_names(sw);
+    if (sw.nvlink_ceiling_GBps > 0) out.push_back({th.nvlink, names.nvlink_short, thin});
+    if (sw.network_ceiling_GBps > 0) out.push_back({th.infiniband, names.network_short, thin});
     out.push_back({th.text_dim, "latency limit", thin});
     return out;
 }
@@ -126,14 +145,9 @@ void label_lines(const ui::Theme& th, const ui::LogLogFrame& f, const core::Coll
         std::string long_name, short_name;
     };
     std::vector<Named> lines;
-    if (sw.nvlink_ceiling_GBps > 0) {
-        const std::string rate = core::format_rate_GBps(sw.nvlink_ceiling_GBps);
-        lines.push_back({sw.nvlink_ceiling_GBps, th.nvlink, "NVLink ceiling (a ring's) " + rate, "NVLink " + rate});
-    }
-    if (sw.network_ceiling_GBps > 0) {
-        const std::string rate = core::format_rate_GBps(sw.network_ceiling_GBps);
-        lines.push_back({sw.network_ceiling_GBps, th.infiniband, "NIC ceiling " + rate, "NICs " + rate});
-    }
+    const CeilingNames names = ceiling_names(sw);
+    if (sw.nvlink_ceiling_GBps > 0) lines.push_back({sw.nvlink_ceiling_GBps, th.nvlink, names.nvlink, names.nvlink_short});
+    if (sw.network_ceiling_GBps > 0) lines.push_back({sw.network_ceiling_GBps, th.infiniband, names.network, names.network_short});
     std::sort(lines.begin(), lines.end(), [](const Named& a, const Named& b) { return a.busbw > b.busbw; });
     float next = f.a.y + 2;
     for (const Named& l : lines) {
