@@ -11,12 +11,14 @@ void Playback::set_timeline(double end, std::vector<double> boundaries, double u
     std::sort(m_boundaries.begin(), m_boundaries.end());
     m_rate = units_per_second > 0 ? units_per_second : 1.0;
     m_cursor = std::min(m_cursor, m_end);
+    m_passes = 0;
 }
 
 void Playback::advance(double dt_s) {
     if (!m_playing || dt_s <= 0) return;
     m_cursor += dt_s * m_rate * m_speed;
     if (m_cursor >= m_end) {
+        ++m_passes;
         if (m_loop) {
             m_cursor = 0;
         } else {
@@ -39,6 +41,7 @@ void Playback::step() {
     m_playing = false;
     const auto next = std::upper_bound(m_boundaries.begin(), m_boundaries.end(), m_cursor + 1e-9 * (m_end + 1));
     m_cursor = next == m_boundaries.end() ? m_end : std::min(*next, m_end);
+    if (m_cursor >= m_end && m_end > 0) ++m_passes;
 }
 
 void Playback::reset() {

@@ -30,6 +30,9 @@ public:
     bool finished() const { return m_cursor >= m_end; }
     double speed() const { return m_speed; }
     double units_per_second() const { return m_rate; }
+    /// Times the cursor has reached the end since the last set_timeline() (a loop's wraps too):
+    /// whether this result has played through at least once.
+    int passes() const { return m_passes; }
 
     static constexpr double min_speed = 0.125;
     static constexpr double max_speed = 64.0;
@@ -37,6 +40,7 @@ public:
 private:
     double m_cursor = 0, m_end = 0, m_rate = 1, m_speed = 1;
     bool m_playing = false, m_loop = false;
+    int m_passes = 0;
     std::vector<double> m_boundaries;
 };
 

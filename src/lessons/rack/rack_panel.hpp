@@ -109,8 +109,11 @@ public:
     bool guess_locked() const { return !answers_hidden() || m_answered == question_key(); }
     /// A readout's value, or "?" while the answers are hidden.
     std::string shown(const std::string& value) const { return answers_hidden() ? "?" : value; }
-    /// True once the run (a send or a collective) has played to its end: what it ends with shows.
-    bool run_done() const { return m_playback.finished() && m_playback.cursor() > 0; }
+    /// True once the run (a send or a collective) has played to its end: what it ends with shows,
+    /// and on a replay of the same question it shows throughout (nothing is left to guess).
+    bool run_done() const {
+        return (m_playback.finished() && m_playback.cursor() > 0) || (m_playback.passes() > 0 && !answers_hidden());
+    }
     /// A figure the run ends with (the time, the bus bandwidth, how many times as long): "?" until
     /// the run has played to its end, so the room watches the wires for it.
     std::string at_end(const std::string& value) const { return run_done() ? value : "?"; }
