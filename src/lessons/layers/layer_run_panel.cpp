@@ -152,8 +152,9 @@ void LayerRunPanel::draw(float dt_s) {
     m_playback.advance(dt_s);
     m_real_scale.playback().advance(dt_s);
     m_measure.tick();  // the measurement's worker results and its GPU slice for this frame
-    // A run played to its end becomes a fact for "Explain it back" (repeats are ignored).
-    if (m_playback.finished() && m_playback.cursor() > 0) {
+    // A run played to its end becomes a fact for "Explain it back" (repeats are ignored); a looping
+    // run (the benchmark's) counts once it has wrapped.
+    if ((m_playback.finished() && m_playback.cursor() > 0) || m_playback.passes() > 0) {
         record_layer_run(m_ctx.run_log, m_setup, m_result);
         m_revealed = true;  // both machines are done: the speedup may show
     }
