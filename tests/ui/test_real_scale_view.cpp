@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <string>
 
 #include "headless.hpp"
@@ -346,7 +347,7 @@ TEST_CASE("Real scale: predict, then reveal. Run grows the bars, the times and t
     const core::RealScaleReveal r = core::reveal_real_scale(view.guess(), view.story());
     CHECK(r.right == (core::duration_bucket(view.story().rows[2].seconds) == core::DurationGuess::weeks));
     CHECK(ui.context().items.rect("real_scale_reveal"));
-    CHECK_THAT(panel.status(), Catch::Contains("guess=weeks locked=1 revealed=1"));
+    CHECK_THAT(panel.status(), Catch::Contains("guess=a_week_to_a_month locked=1 revealed=1"));
     // Lesson 1's own run did not start behind the tab (its guess stays open).
     CHECK_THAT(panel.status(), Catch::StartsWith("lesson=layers") && Catch::Contains(" playing=0 cursor=0 "));
 
@@ -381,4 +382,22 @@ TEST_CASE("a scenario's Real scale tab opened in presenter view is still shown w
     ui.context().view.presenter = true;
     frames(ui, panel, 2);
     CHECK(panel.real_scale().is_open());
+}
+
+TEST_CASE("Real scale's time axis starts at one minute whatever the asked row takes, so it gives nothing away before Run") {
+    // A reviewer: the axis began at the calendar mark below the fastest row, the one the guess asks
+    // about ("1 hour" for GPT-2 small on 16 GPUs: under a day).
+    lessons::RealScaleView view;
+    auto s = view.settings();
+    std::set<double> left_ends;
+    for (const char* model : {"gpt3-175b", "gpt2-small"})
+        for (int gpus : {16, 1024, 16384}) {
+            s.model = model;
+            s.cluster_gpus = gpus;
+            view.apply(s);
+            left_ends.insert(view.axis_span().first);
+            // The right end follows the slowest row, the CPU's, which no question asks about.
+            CHECK(view.axis_span().second >= view.story().rows[0].seconds);
+        }
+    CHECK(left_ends == std::set<double>{60.0});
 }

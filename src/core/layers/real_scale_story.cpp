@@ -148,11 +148,12 @@ RealScaleStory tell_real_scale(const RealScaleInputs& in) {
 
 std::string_view duration_guess_label(DurationGuess g) {
     switch (g) {
+    // Each says where it ends: "days" for 7.87 days was graded wrong (weeks) with no line drawn.
     case DurationGuess::under_a_day: return "under a day";
-    case DurationGuess::days: return "days";
-    case DurationGuess::weeks: return "weeks";
-    case DurationGuess::months: return "months";
-    case DurationGuess::years: return "years";
+    case DurationGuess::days: return "1 to 7 days";
+    case DurationGuess::weeks: return "a week to a month";
+    case DurationGuess::months: return "a month to a year";
+    case DurationGuess::years: return "a year or more";
     }
     return "?";
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ui/playback.hpp"
@@ -84,6 +85,8 @@ public:
     bool guess_locked() const { return m_started || !answers_hidden(); }
     /// How far along the axis (0 to 1) row `i`'s bar ends.
     double row_fraction(std::size_t i) const;
+    /// The time axis's ends, in seconds (the left end fixed at one minute, so it says nothing of the answer).
+    std::pair<double, double> axis_span() const { return {m_axis_lo, m_axis_hi}; }
 
     /// "real_scale open=1 model=gpt3-175b tokens=3e+11 cluster_gpus=1024 cpu_s=... gpu_s=...
     ///  cluster_s=... mfu=... factor=..." (cluster_s=none when no layout fits; factor: the one-chip
@@ -108,7 +111,7 @@ private:
     void draw_presenter_strip(Context& ctx);
     void locked_tooltip() const;
     void reset_question();
-    std::string guess_token() const;  ///< the guess as one word for status(): "under_a_day", "none"  ///< a new question: the run back to zero, no guess
+    std::string guess_token() const;  ///< the guess as one word for status(): "a_week_to_a_month", "none"  ///< a new question: the run back to zero, no guess
 
     Settings m_settings;
     double m_edit_billions = 0;  ///< the tokens box while the student types; applied when it is left

@@ -65,7 +65,8 @@ enum class DurationGuess { under_a_day, days, weeks, months, years };
 inline constexpr std::array<DurationGuess, 5> duration_guesses = {DurationGuess::under_a_day, DurationGuess::days,
                                                                   DurationGuess::weeks, DurationGuess::months,
                                                                   DurationGuess::years};
-std::string_view duration_guess_label(DurationGuess g);  ///< "under a day", "days", "weeks", "months", "years"
+/// "under a day", "1 to 7 days", "a week to a month", "a month to a year", "a year or more"
+std::string_view duration_guess_label(DurationGuess g);
 DurationGuess duration_bucket(double seconds);
 /// The row the question asks about: the cluster's (2), or one GPU's (1) where no layout fits the cluster.
 std::size_t asked_row(const RealScaleStory& s);
@@ -76,7 +77,7 @@ struct RealScaleReveal {
     std::string line;  ///< empty without a guess
 };
 /// The guess against the asked row: "Right: 1,024 GPUs take 7.87 days (1.1 weeks)." or "You guessed
-/// months: ... so weeks."
+/// a month to a year: ... so a week to a month."
 RealScaleReveal reveal_real_scale(std::optional<DurationGuess> guess, const RealScaleStory& s);
 
 }  // namespace m2m::core
