@@ -524,6 +524,7 @@ TEST_CASE("while a run plays the time counts up, and what it ends with comes at 
     run_frames(ui, panel, 3);
     CHECK_FALSE(panel.playback().finished());
     CHECK(panel.at_end(s.busbw) == s.busbw);
+    CHECK(panel.time_so_far(s.time) != s.time);  // the clock still counts up
     CHECK(ui.context().items.rect("busbw_plot"));
     // Another question waits for its end again.
     panel.set_group(64);

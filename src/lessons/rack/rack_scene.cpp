@@ -108,7 +108,7 @@ void RackPanel::draw_readouts() {
         const ImU32 link = answers_hidden() ? th.text : m_ctx.view.theme.link(m_transfer.run.route.type);
         // The wire shows once the send starts (it lights up in the drawing); the time counts up as
         // it plays, and how many times as long it is comes at its end.
-        items = {{"TIME", time_so_far(s.time), run_done() ? th.text : th.text_dim, s.time},
+        items = {{"TIME", time_so_far(s.time), m_playback.finished() ? th.text : th.text_dim, s.time},
                  {"LINK", shown(s.link), link},
                  {"BANDWIDTH, ONE WAY", shown(s.bandwidth), link},
                  {"RELATIVE TIME", at_end(s.relative_time), th.text},
@@ -124,7 +124,7 @@ void RackPanel::draw_readouts() {
         // The two figures first: short, they share a row on the narrowest scenes.
         // While the run plays the rack shows the pick at work and the time counts up; the bus
         // bandwidth it reaches comes at the end.
-        items = {{"TIME", time_so_far(s.time), run_done() ? th.text : th.text_dim, m_widest_time},
+        items = {{"TIME", time_so_far(s.time), m_playback.finished() ? th.text : th.text_dim, m_widest_time},
                  {"BUSBW", at_end(s.busbw), run_done() ? link : th.text, m_widest_busbw},
                  {m_algorithm ? "ALGORITHM" : "NCCL PICKS", algorithm, th.text, m_algorithm ? std::string() : m_widest_pick},
                  {"STEP WAITS ON", shown(std::string(core::link_type_label(s.waits_on))), link, m_widest_link}};
@@ -205,8 +205,10 @@ void RackPanel::drawing_tooltip(std::optional<core::GpuId> gpu, std::optional<st
 }
 
 std::string RackPanel::time_so_far(const std::string& total) const {
+    // The clock counts up on every run, a replay's too (a replay that showed the total from its
+    // first frame read as a run that had ended).
     if (answers_hidden()) return "?";
-    return run_done() ? total : core::format_seconds(m_playback.cursor());
+    return m_playback.finished() ? total : core::format_seconds(m_playback.cursor());
 }
 
 std::string RackPanel::time_split_text() const {
@@ -358,7 +360,14 @@ void RackPanel::draw_step() {
 
     // Before Run the step's length and its wires' ends would give the time (and the algorithm) away.
     const bool hidden = answers_hidden();
-    two_lines(th.text_dim, hidden ? std::string("Each wire's sends: press Run (Space).") : s.sends_caption, caption_block_h(wrap));
+    // The caption's step time (a one-pass algorithm's whole time) and the bars' end times come with
+    // the run's end, as the readouts' do; meanwhile the bars show who waits for whom.
+    const bool ends_shown = run_done();
+    two_lines(th.text_dim,
+              hidden       ? std::string("Each wire's sends: press Run (Space).")
+              : ends_shown ? s.sends_caption
+                           : std::string("The sends on each wire in a step, as they run; their times come at the end."),
+              caption_block_h(wrap));
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float label_w = ImGui::CalcTextSize("InfiniBand sends ").x;
     const float value_w = ImGui::CalcTextSize(" 000.0 ms").x;
@@ -383,8 +392,10 @@ void RackPanel::draw_step() {
             const float cur_x = a.x + w * static_cast<float>(std::clamp(std::min(in_step, row.end_s) / r.step_s, 0.0, 1.0));
             dl->AddRectFilled(a, ImVec2(end_x, b.y), ui::fade(row.colour, 0.35f));
             dl->AddRectFilled(a, ImVec2(cur_x, b.y), row.colour);
-            const std::string t = core::format_seconds(row.end_s);
-            dl->AddText(ImVec2(b.x + 6, p.y + (h - fs) * 0.5f), th.text, t.c_str());
+            if (ends_shown) {
+                const std::string t = core::format_seconds(row.end_s);
+                dl->AddText(ImVec2(b.x + 6, p.y + (h - fs) * 0.5f), th.text, t.c_str());
+            }
         } else {
             dl->AddText(ImVec2(b.x + 6, p.y + (h - fs) * 0.5f), th.text_dim, "none");
         }
