@@ -62,4 +62,11 @@ type_into size_slider "lots"
 sleep 0.5
 grep '^state:' "$log" | tail -1 | grep -q "bytes=67108864 " || fail "a size that is no size changed the slider"
 item size_refusal >/dev/null || fail "a size that is no size was not said"
+# ... under the row, not beside the slider, where it pushed Send past the pane's edge.
+read -r _ _ _ send_x1 _ < <(item send_button)
+read -r _ _ _ pane_x1 _ < <(item controls)
+[ "${send_x1%.*}" -le "${pane_x1%.*}" ] || fail "Send ends at x=$send_x1, past the pane's edge at $pane_x1"
+type_into size_slider "1e30"
+wait_for "bytes=100000000000 "
+item size_clamped >/dev/null || fail "a size past the largest was clamped without a word"
 echo "PASS: a GPU and the summary of the other nodes in the zoomed drawing, and Send, gave InfiniBand; 'same node' gave NVLink; 16 GB and 64M typed ($(grep -c '^state:' "$log") state lines)"

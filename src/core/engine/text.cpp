@@ -87,7 +87,7 @@ std::optional<double> parse_bytes_text(std::string_view text) {
     for (const auto& [name, scale] : units)
         if (unit == name) {
             const double bytes = v * scale;
-            if (!(bytes > 0) || !std::isfinite(bytes)) return std::nullopt;
+            if (!std::isfinite(bytes)) return std::nullopt;  // 0 or below is a number: a slider clamps it
             return bytes;
         }
     return std::nullopt;

@@ -41,11 +41,17 @@ bool RackPanel::bytes_slider(const char* label, double& bytes, float width, doub
         m_typing_size = 0;
         const std::optional<double> typed = core::parse_bytes_text(m_size_text);
         if (!typed) {  // said under the slider; the size stays
-            m_size_refusal = "\"" + std::string(m_size_text) + "\" is not a size: type 16 GB, 64 MB, 1e9 or 64M.";
+            m_size_note = "\"" + std::string(m_size_text) + "\" is not a size: type 16 GB, 64 MB, 1e9 or 64M.";
+            m_size_note_refuses = true;
             return false;
         }
-        m_size_refusal.clear();
-        bytes = std::clamp(std::round(*typed), lo, hi);  // as typed (64M: 67,108,864); past the range, the nearest end
+        // As typed (64M: 67,108,864); past the range, the nearest end, and a line says so.
+        bytes = std::clamp(std::round(*typed), lo, hi);
+        m_size_note.clear();
+        if (*typed < lo || *typed > hi)
+            m_size_note = std::string(m_size_text) + " is past the slider's " + (*typed < lo ? "smallest" : "largest") +
+                          " size: " + slider_text(bytes) + ".";
+        m_size_note_refuses = false;
         return true;
     }
     const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -64,7 +70,7 @@ bool RackPanel::bytes_slider(const char* label, double& bytes, float width, doub
         return false;
     }
     if (!moved) return false;
-    m_size_refusal.clear();
+    m_size_note.clear();
     bytes = slider_bytes(value, lo, hi);
     return true;
 }
@@ -149,6 +155,13 @@ void RackPanel::draw_legend() {
     }
 }
 
+// What a typed size came to: words that are no size (the size kept), or a size past the range.
+void RackPanel::draw_size_note() {
+    if (m_size_note.empty()) return;
+    ui::text_wrapped_coloured(m_size_note_refuses ? m_ctx.view.theme.warning : m_ctx.view.theme.text_dim, m_size_note);
+    m_ctx.items.note(m_size_note_refuses ? "size_refusal" : "size_clamped");
+}
+
 void RackPanel::draw_send_controls() {
     const auto& th = m_ctx.view.theme;
     const core::Cluster& c = cluster();
@@ -178,13 +191,10 @@ void RackPanel::draw_send_controls() {
                                           : bytes_slider("Tensor", m_bytes, beside, min_bytes, max_bytes))
         recompute();
     m_ctx.items.note("size_slider");
-    if (!m_size_refusal.empty()) {
-        ui::text_wrapped_coloured(m_ctx.view.theme.warning, m_size_refusal);
-        m_ctx.items.note("size_refusal");
-    }
     ImGui::SameLine();
     if (ImGui::Button("Send")) send();
     m_ctx.items.note("send_button");
+    draw_size_note();  // under the row: beside the slider it pushed Send off the pane
     draw_predict();
 }
 
@@ -222,10 +232,7 @@ void RackPanel::draw_collective_controls() {
     if (bytes_slider(data_label.label.c_str(), m_collective_bytes, data_label.width, min_collective_bytes, max_collective_bytes))
         recompute();
     m_ctx.items.note("size_slider");
-    if (!m_size_refusal.empty()) {
-        ui::text_wrapped_coloured(m_ctx.view.theme.warning, m_size_refusal);
-        m_ctx.items.note("size_refusal");
-    }
+    draw_size_note();
     draw_collective_choices();
     // Whenever the ring can run across nodes (where the rings' count matters), or is chosen by
     // hand: shown for NCCL's pick alone, the box told a class the answer before Run. Its note,

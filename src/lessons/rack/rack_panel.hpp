@@ -169,6 +169,7 @@ private:
     void draw_reveal();   ///< the guess against the send, under the time split, once it has finished
     /// A log slider over [lo, hi] showing the size in words; true when the user moved it.
     bool bytes_slider(const char* label, double& bytes, float width, double lo, double hi);
+    void draw_size_note();
 
     std::string question_key() const;  ///< what the pending guess is about, in the current mode
     void locked_tooltip() const;       ///< why a locked guess takes no clicks, over the last item
@@ -208,7 +209,8 @@ private:
     ImGuiID m_typing_size = 0;     ///< the size slider whose box takes a typed size (Ctrl+click), 0: none
     bool m_typing_focus = false;   ///< the box takes the keyboard on its first frame
     char m_size_text[48] = {};     ///< what is typed into it
-    std::string m_size_refusal;    ///< a typed size that is not one, said under the slider until the next change
+    std::string m_size_note;         ///< a typed size that is no size, or one past the range, said under the slider
+    bool m_size_note_refuses = false;  ///< no size (the size kept), not a clamped one
 };
 
 }  // namespace m2m::lessons

@@ -22,7 +22,7 @@ std::string format_bytes(double bytes);
 /// A size as a person types it back: "16 GB", "1.5 MB", "1e9", "1024" (bytes); KB, MB, GB, TB in
 /// powers of 1000 as format_bytes writes them; KiB, MiB, GiB, TiB and nccl-tests' K, M, G, T in
 /// powers of 1024. Spaces around the unit and its case do not matter. nullopt for anything else
-/// or a size that is not a positive finite number.
+/// or a number that is not finite; 0 and below are numbers (a slider clamps them to its smallest).
 std::optional<double> parse_bytes_text(std::string_view text);
 
 /// A GPU's memory in decimal units with the binary ones its maker's name counts in: an "80GB"
