@@ -108,11 +108,13 @@ void RackPanel::draw_readouts() {
         const ImU32 link = answers_hidden() ? th.text : m_ctx.view.theme.link(m_transfer.run.route.type);
         // The wire shows once the send starts (it lights up in the drawing); the time counts up as
         // it plays, and how many times as long it is comes at its end.
-        items = {{"TIME", time_so_far(s.time), m_playback.finished() ? th.text : th.text_dim, s.time},
-                 {"LINK", shown(s.link), link},
-                 {"BANDWIDTH, ONE WAY", shown(s.bandwidth), link},
-                 {"RELATIVE TIME", at_end(s.relative_time), th.text},
-                 {"HOPS", shown(s.hops), th.text}};
+        // Each keeps the room of its widest figure, whichever the wire, so the rows do not re-wrap
+        // (and the drawing jump down) when Send fills them (a reviewer, at 1024x768 and 1.5).
+        items = {{"TIME", time_so_far(s.time), m_playback.finished() ? th.text : th.text_dim, "888 ms"},
+                 {"LINK", shown(s.link), link, "InfiniBand"},
+                 {"BANDWIDTH, ONE WAY", shown(s.bandwidth), link, "888 GB/s"},
+                 {"RELATIVE TIME", at_end(s.relative_time), th.text, "88.8\xc3\x97"},
+                 {"HOPS", shown(s.hops), th.text, "8"}};
     } else {
         // Before Run the figures are "?", and NCCL's pick too: "Predict first?" asks which
         // algorithm is fastest, and times read off while trying each would answer it.
