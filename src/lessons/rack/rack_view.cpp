@@ -148,8 +148,11 @@ std::vector<Tag> place_tags(const RackLayout& l, const core::Cluster& c, const R
         std::snprintf(buf, sizeof buf, "%s %u", mark == GpuMark::from ? "from" : "to", g);
         const glm::vec2 size = to_glm(ImGui::CalcTextSize(buf)) + glm::vec2(6, 2);
         const Box& b = l.gpus[g];
-        const Box& rack = l.racks[c.rack_of(g)];
-        const float x = std::round(std::clamp(b.centre().x - size.x * 0.5f, rack.min.x + 1, rack.max.x - size.x - 1));
+        // Inside the GPU's node frame where it fits (held only inside the rack, "from 0" stuck out
+        // left of node 0's frame at 1024x768 and 1.5), else inside the rack.
+        const Box& node = l.nodes.size() > c.node_of(g) ? l.nodes[c.node_of(g)] : l.racks[c.rack_of(g)];
+        const Box& within = node.width() >= size.x + 2 ? node : l.racks[c.rack_of(g)];
+        const float x = std::round(std::max(within.min.x + 1, std::min(b.centre().x - size.x * 0.5f, within.max.x - size.x - 1)));
         const bool above = l.top_row(g) != p.tags_inward;
         glm::vec2 at(x, above ? b.min.y - size.y - 2 : b.max.y + 2);
         for (const Tag& o : tags)
