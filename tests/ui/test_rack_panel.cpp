@@ -889,11 +889,12 @@ TEST_CASE("T and M set Lesson 2 up from the keyboard: the receiver in the next n
 TEST_CASE("a send's readouts keep their places when Send fills them, so the drawing does not jump") {
     // A reviewer at 1024x768 and 1.5 in presenter view: the "?" fitted one row, the figures two, and
     // the rack jumped down 100 px as the send started.
-    for (const bool presenter : {false, true}) {
+    for (const bool presenter : {false, true})
+    for (const RackPanel::Pick where : {RackPanel::Pick::same_node, RackPanel::Pick::other_rack}) {
         test::Headless ui(1024, 768, 1.5f);
         ui.context().view.presenter = presenter;
         RackPanel panel(ui.context());
-        panel.pick(RackPanel::Pick::other_rack);
+        panel.pick(where);
         run_frames(ui, panel, 3);
         std::vector<ImVec4> before;
         for (int i = 0; i < 5; ++i) before.push_back(*ui.context().items.rect("readout_" + std::to_string(i)));
@@ -905,6 +906,7 @@ TEST_CASE("a send's readouts keep their places when Send fills them, so the draw
         for (int i = 0; i < 5; ++i) {
             INFO("readout " << i);
             CHECK(ui.context().items.rect("readout_" + std::to_string(i))->y == before[static_cast<std::size_t>(i)].y);
+            CHECK(ui.context().items.rect("readout_" + std::to_string(i))->x == before[static_cast<std::size_t>(i)].x);
         }
         CHECK(ui.context().items.rect("gpu_0")->y == gpu_before.y);
     }

@@ -384,20 +384,25 @@ TEST_CASE("a scenario's Real scale tab opened in presenter view is still shown w
     CHECK(panel.real_scale().is_open());
 }
 
-TEST_CASE("Real scale's time axis starts at one minute whatever the asked row takes, so it gives nothing away before Run") {
+TEST_CASE("Real scale's time axis runs from one second to 1,000 years whatever the asked row takes, so it gives nothing away before Run") {
     // A reviewer: the axis began at the calendar mark below the fastest row, the one the guess asks
     // about ("1 hour" for GPT-2 small on 16 GPUs: under a day).
     lessons::RealScaleView view;
     auto s = view.settings();
-    std::set<double> left_ends;
+    // A second reviewer: its right end followed the CPU's row, "1 day" for GPT-2 small on 1 billion
+    // tokens, so the cluster's time had to be under a day.
+    std::set<double> left_ends, right_ends;
     for (const char* model : {"gpt3-175b", "gpt2-small"})
-        for (int gpus : {16, 1024, 16384}) {
-            s.model = model;
-            s.cluster_gpus = gpus;
-            view.apply(s);
-            left_ends.insert(view.axis_span().first);
-            // The right end follows the slowest row, the CPU's, which no question asks about.
-            CHECK(view.axis_span().second >= view.story().rows[0].seconds);
-        }
-    CHECK(left_ends == std::set<double>{60.0});
+        for (double tokens : {1e9, 300e9})
+            for (int gpus : {16, 1024, 16384}) {
+                s.model = model;
+                s.tokens = tokens;
+                s.cluster_gpus = gpus;
+                view.apply(s);
+                left_ends.insert(view.axis_span().first);
+                right_ends.insert(view.axis_span().second);
+                CHECK(view.axis_span().second >= view.story().rows[0].seconds);
+            }
+    CHECK(left_ends == std::set<double>{1.0});
+    CHECK(right_ends == std::set<double>{1e3 * 365.25 * 86400});  // every CPU row here is under 1,000 years
 }

@@ -85,7 +85,8 @@ public:
     bool guess_locked() const { return m_started || !answers_hidden(); }
     /// How far along the axis (0 to 1) row `i`'s bar ends.
     double row_fraction(std::size_t i) const;
-    /// The time axis's ends, in seconds (the left end fixed at one minute, so it says nothing of the answer).
+    /// The time axis's ends, in seconds: one second to 1,000 years, or to the CPU's mark past it (no
+    /// end follows the asked row, so the axis says nothing of the answer before Run).
     std::pair<double, double> axis_span() const { return {m_axis_lo, m_axis_hi}; }
 
     /// "real_scale open=1 model=gpt3-175b tokens=3e+11 cluster_gpus=1024 cpu_s=... gpu_s=...

@@ -43,6 +43,7 @@ bool RackPanel::bytes_slider(const char* label, double& bytes, float width, doub
         if (!typed) {  // said under the slider; the size stays
             m_size_note = "\"" + std::string(m_size_text) + "\" is not a size: type 16 GB, 64 MB, 1e9 or 64M.";
             m_size_note_refuses = true;
+            m_size_note_fresh = true;
             return false;
         }
         // As typed (64M: 67,108,864); past the range, the nearest end, and a line says so.
@@ -52,6 +53,7 @@ bool RackPanel::bytes_slider(const char* label, double& bytes, float width, doub
             m_size_note = std::string(m_size_text) + " is past the slider's " + (*typed < lo ? "smallest" : "largest") +
                           " size: " + slider_text(bytes) + ".";
         m_size_note_refuses = false;
+        m_size_note_fresh = !m_size_note.empty();
         return true;
     }
     const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -160,6 +162,8 @@ void RackPanel::draw_size_note() {
     if (m_size_note.empty()) return;
     ui::text_wrapped_coloured(m_size_note_refuses ? m_ctx.view.theme.warning : m_ctx.view.theme.text_dim, m_size_note);
     m_ctx.items.note(m_size_note_refuses ? "size_refusal" : "size_clamped");
+    // In sight when it comes: below the pane's fold (1024x768 at 1.5) it went unseen.
+    if (std::exchange(m_size_note_fresh, false)) ui::scroll_to_last_item();
 }
 
 void RackPanel::draw_send_controls() {

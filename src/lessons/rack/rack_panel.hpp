@@ -211,6 +211,7 @@ private:
     char m_size_text[48] = {};     ///< what is typed into it
     std::string m_size_note;         ///< a typed size that is no size, or one past the range, said under the slider
     bool m_size_note_refuses = false;  ///< no size (the size kept), not a clamped one
+    bool m_size_note_fresh = false;    ///< just set: scrolled into sight on its first frame
 };
 
 }  // namespace m2m::lessons
