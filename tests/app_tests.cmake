@@ -106,6 +106,8 @@ add_test(NAME "app: G and N make each lesson's guess from the keyboard, in prese
 add_test(NAME "app: a screenshot of Lesson 1's real scale view, from a scenario"
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/screenshot_view.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS}
     real_scale_gpus --scenario ${CMAKE_SOURCE_DIR}/tests/app/real_scale_scenario.json)
+add_test(NAME "app: a count typed into the Real scale tab's GPU slider goes to the nearest it takes, and words are said"
+  COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/drive_real_scale_typed.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS})
 add_test(NAME "app: a screenshot of Lesson 3's frontier scale view, from a scenario"
   COMMAND ${M2M_XVFB} bash ${CMAKE_SOURCE_DIR}/tests/app/screenshot_view.sh $<TARGET_FILE:math-to-metal> ${M2M_SHOTS}
     frontier_search_tab --scenario ${CMAKE_SOURCE_DIR}/tests/app/frontier_scenario.json)

@@ -61,4 +61,30 @@ click prompt_input
 press ctrl a
 xdotool type --window "$wid" --delay 30 "the cat sat on the"; sleep 0.3
 wait_for "word=mat"
-echo "PASS: tensor strategy, Space, playback to the end, two nodes and prompts all reached the app ($(grep -c '^state:' "$log") state lines)"
+
+# The micro-batch slider moves along the counts that split the prompts evenly; Ctrl+click types a
+# count (ImGui's own box would have taken the slider's index): 5 goes to the nearest that splits the
+# 48 prompts, 1000 to the largest, and words are said and change nothing.
+click strategy_pipeline
+wait_for "strategy=pipeline "
+type_slider() {  # type_slider ITEM TEXT: Ctrl+click the slider, type, Enter
+    local _n x0 y0 x1 y1
+    read -r _n x0 y0 x1 y1 < <(item "$1") || fail "no item $1"
+    xdotool mousemove --window "$wid" $(((x0 + x1) / 2)) $(((y0 + y1) / 2)); sleep 0.2
+    xdotool keydown ctrl click 1 keyup ctrl; sleep 0.3
+    press ctrl a
+    xdotool type --window "$wid" --delay 60 -- "$2"; sleep 0.1
+    press Return
+}
+type_slider micro_batches 6
+wait_for "strategy=pipeline .*micro_batches=6 "
+type_slider micro_batches 5
+wait_for "strategy=pipeline .*micro_batches=4 "
+item micro_batches_moved >/dev/null || fail "a count the prompts do not split went to 4 without a word"
+type_slider micro_batches 1000
+wait_for "strategy=pipeline .*micro_batches=48 "
+type_slider micro_batches lots
+sleep 0.5
+grep "^state:" "$log" | tail -1 | grep -q "micro_batches=48 " || fail "words that are no count changed the micro-batches"
+item micro_batches_refusal >/dev/null || fail "words that are no count were not said"
+echo "PASS: tensor strategy, Space, playback to the end, two nodes, prompts and typed micro-batch counts all reached the app ($(grep -c '^state:' "$log") state lines)"

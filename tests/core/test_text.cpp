@@ -81,3 +81,15 @@ TEST_CASE("a size typed back as the app writes it, or as nccl-tests does") {
     // Each size format_bytes writes reads back as about itself.
     for (double b : {8.0, 1e3, 2.1e6, 1.07e9, 1.6e10}) CHECK(*parse_bytes_text(format_bytes(b)) == Approx(b).epsilon(0.01));
 }
+
+TEST_CASE("a count typed back as the app writes it") {
+    CHECK(parse_count_text("1024") == 1024);
+    CHECK(parse_count_text("16,384") == 16384);
+    CHECK(parse_count_text(" 1e4 ") == 1e4);
+    CHECK(parse_count_text("-3") == -3);  // a number: a slider clamps it
+    for (const char* bad : {"", "GPUs", "1024 GPUs", "lots", "nan", "inf", "1e999", "4k"}) {
+        INFO(bad);
+        CHECK_FALSE(parse_count_text(bad));
+    }
+    CHECK(*parse_count_text(format_count(16896)) == 16896);
+}

@@ -93,6 +93,18 @@ std::optional<double> parse_bytes_text(std::string_view text) {
     return std::nullopt;
 }
 
+std::optional<double> parse_count_text(std::string_view text) {
+    std::string t;  // the thousands' commas left out, as format_count writes them
+    for (char c : text)
+        if (c != ',') t += c;
+    char* end = nullptr;
+    const double v = std::strtod(t.c_str(), &end);
+    if (end == t.c_str() || !std::isfinite(v)) return std::nullopt;
+    for (const char* c = end; *c; ++c)
+        if (!std::isspace(static_cast<unsigned char>(*c))) return std::nullopt;
+    return v;
+}
+
 std::string format_gpu_memory(double bytes) {
     return format_bytes(bytes) + " (" + format_significant(bytes / 1073741824.0, 3) + " GiB)";
 }

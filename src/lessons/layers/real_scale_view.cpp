@@ -209,23 +209,54 @@ bool RealScaleView::draw_cluster_size(Context& ctx, Settings& s) {
     const int lo = static_cast<int>(std::lround(std::log2(min_cluster_gpus)));
     const int hi = static_cast<int>(std::lround(std::log2(max_cluster_gpus)));
     const std::string shown = core::format_count(s.cluster_gpus);
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
-    ImGui::SliderInt("##cluster_gpus", &exponent, lo, hi, shown.c_str(), ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput);
-    // The layout search behind the cluster row takes up to a few tenths of a second: run it
-    // when the slider is let go, not on every frame of the drag.
-    const int dragged = 1 << std::clamp(exponent, lo, hi);
-    bool changed = false;
-    if (ImGui::IsItemActive()) m_drag_exponent = exponent;
-    if (ImGui::IsItemDeactivated()) {
-        m_drag_exponent = -1;
-        changed = dragged != s.cluster_gpus;
-        s.cluster_gpus = dragged;
-    } else if (ImGui::IsItemActive() && dragged != s.cluster_gpus) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("%s on release", core::format_count(dragged).c_str());
-    }
+    // Ctrl+click types a count; ImGui's own box would have taken the exponent.
+    const ui::TypedSlider::Result r =
+        m_gpus_box.draw("##cluster_gpus", ImGui::GetContentRegionAvail().x * 0.6f, shown,
+                        "Ctrl+click to type a count: the nearest power of two is taken.", [&] {
+                            return ImGui::SliderInt("##cluster_gpus", &exponent, lo, hi, shown.c_str(),
+                                                    ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput);
+                        });
     ctx.items.note("real_scale_gpus");
-    return changed;
+    const int was = s.cluster_gpus;
+    if (r.typed) {
+        s.cluster_gpus = typed_cluster_gpus(*r.typed, s.cluster_gpus);
+    } else if (!r.box) {
+        // The layout search behind the cluster row takes up to a few tenths of a second: run it
+        // when the slider is let go, not on every frame of the drag.
+        const int dragged = 1 << std::clamp(exponent, lo, hi);
+        if (ImGui::IsItemActive()) m_drag_exponent = exponent;
+        if (r.moved) m_gpus_box.clear_note();
+        if (ImGui::IsItemDeactivated()) {
+            m_drag_exponent = -1;
+            s.cluster_gpus = dragged;
+        } else if (ImGui::IsItemActive() && dragged != s.cluster_gpus) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("%s on release", core::format_count(dragged).c_str());
+        }
+    }
+    m_gpus_box.draw_note(ctx.view.theme, ctx.items, "real_scale_gpus_refusal", "real_scale_gpus_moved");
+    return s.cluster_gpus != was;
+}
+
+int RealScaleView::typed_cluster_gpus(const std::string& typed, int was) {
+    // The slider's counts double from 8 to 16,384: a typed count goes to the nearest of them (3,000
+    // to 2,048), and a line says where it went; words that are no count are said, the count kept.
+    const std::optional<double> n = core::parse_count_text(typed);
+    if (!n) {
+        m_gpus_box.note("\"" + typed + "\" is not a count: type 2048 or 2,048.", true);
+        return was;
+    }
+    int gpus = min_cluster_gpus;
+    for (int g = min_cluster_gpus; g <= max_cluster_gpus; g *= 2)
+        if (std::abs(*n - g) < std::abs(*n - gpus)) gpus = g;
+    if (*n < min_cluster_gpus || *n > max_cluster_gpus)
+        m_gpus_box.note(typed + " is past the slider's " + (*n < min_cluster_gpus ? "smallest" : "largest") + " count: " +
+                            core::format_count(gpus) + ".", false);
+    else if (*n != gpus)
+        m_gpus_box.note(typed + " GPUs: the slider's counts double, so the nearest, " + core::format_count(gpus) + ".", false);
+    else
+        m_gpus_box.clear_note();
+    return gpus;
 }
 
 // [SECTION] scene ---------------------------------------------------------------------------

@@ -13,6 +13,7 @@
 
 #include "ui/playback.hpp"
 #include "ui/space_wrap.hpp"
+#include "ui/typed_slider.hpp"
 #include "lessons/context.hpp"
 #include "lessons/scale_controls.hpp"
 #include "lessons/view_tabs.hpp"
@@ -102,6 +103,8 @@ private:
     void draw_controls(Context& ctx);
     bool draw_tokens(Context& ctx, Settings& s);         ///< true when the student changed them
     bool draw_cluster_size(Context& ctx, Settings& s);  ///< true when the student changed it
+    /// A count typed into the cluster slider's box: the nearest the slider takes, said under it.
+    int typed_cluster_gpus(const std::string& typed, int was);
     void draw_scene(Context& ctx);
     void draw_bars(Context& ctx);
     void draw_axis(Context& ctx, float x0, float bar_w, float row_w);  ///< the marks' words under the bars
@@ -117,6 +120,7 @@ private:
     Settings m_settings;
     double m_edit_billions = 0;  ///< the tokens box while the student types; applied when it is left
     int m_drag_exponent = -1;    ///< the cluster slider's log2 while it is dragged (-1: not dragged)
+    ui::TypedSlider m_gpus_box;  ///< Ctrl+click on the cluster slider: a box that takes "2048" or "1,000"
     ScaleTab m_tab{{"lesson1_views", "Layer by layer", "tab_layer_by_layer", "Real scale: a frontier model", "tab_real_scale"}};
     int m_computations = 0;
     ui::Playback m_playback;

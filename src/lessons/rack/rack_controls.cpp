@@ -1,7 +1,6 @@
 // Lesson 2's controls: the system, the mode, the GPUs and the size of a send, the collective's
 // group, algorithm and size. The optional guesses before either runs: rack_predict.cpp.
 #include <imgui.h>
-#include <imgui_internal.h>  // ClearActiveID: a Ctrl+click opens the size box, not a drag
 
 #include <algorithm>
 #include <utility>
@@ -17,6 +16,7 @@
 #include "lessons/saved_state.hpp"
 #include "m2m/core/engine/text.hpp"
 #include "ui/theme.hpp"
+#include "ui/typed_slider.hpp"
 #include "ui/view.hpp"
 #include "ui/widgets.hpp"
 
@@ -30,49 +30,29 @@ bool RackPanel::bytes_slider(const char* label, double& bytes, float width, doub
     // The label shows the size in words; the slider moves on a log scale from lo to hi. Ctrl+click
     // types a size as the slider shows it ("16 GB", "64 MB") or as nccl-tests writes it ("64M"):
     // ImGui's own box took digits only, and "16 GB" became 16, then the smallest size.
-    const ImGuiID id = ImGui::GetID(label);
-    ImGui::SetNextItemWidth(width);
-    if (m_typing_size == id) {
-        const bool first = std::exchange(m_typing_focus, false);
-        if (first) ImGui::SetKeyboardFocusHere();
-        const bool entered = ImGui::InputText(label, m_size_text, sizeof m_size_text,
-                                              ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
-        if (!entered && (first || !ImGui::IsItemDeactivated())) return false;
-        m_typing_size = 0;
-        const std::optional<double> typed = core::parse_bytes_text(m_size_text);
+    const std::string text = slider_text(bytes);
+    float value = static_cast<float>(bytes);
+    const ui::TypedSlider::Result r = m_size_box.draw(
+        label, width, text, "Ctrl+click to type a size: 16 GB, 64 MB, 1e9, or 64M as nccl-tests writes it.", [&] {
+            return ImGui::SliderFloat(label, &value, static_cast<float>(lo), static_cast<float>(hi), text.c_str(),
+                                      ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput);
+        });
+    if (r.typed) {
+        const std::optional<double> typed = core::parse_bytes_text(*r.typed);
         if (!typed) {  // said under the slider; the size stays
-            m_size_note = "\"" + std::string(m_size_text) + "\" is not a size: type 16 GB, 64 MB, 1e9 or 64M.";
-            m_size_note_refuses = true;
-            m_size_note_fresh = true;
+            m_size_box.note("\"" + *r.typed + "\" is not a size: type 16 GB, 64 MB, 1e9 or 64M.", true);
             return false;
         }
         // As typed (64M: 67,108,864); past the range, the nearest end, and a line says so.
         bytes = std::clamp(std::round(*typed), lo, hi);
-        m_size_note.clear();
-        if (*typed < lo || *typed > hi)
-            m_size_note = std::string(m_size_text) + " is past the slider's " + (*typed < lo ? "smallest" : "largest") +
-                          " size: " + slider_text(bytes) + ".";
-        m_size_note_refuses = false;
-        m_size_note_fresh = !m_size_note.empty();
+        m_size_box.note(*typed < lo || *typed > hi ? *r.typed + " is past the slider's " + (*typed < lo ? "smallest" : "largest") +
+                                                         " size: " + slider_text(bytes) + "."
+                                                   : "",
+                        false);
         return true;
     }
-    const ImVec2 at = ImGui::GetCursorScreenPos();
-    const bool ctrl_click = ImGui::GetIO().KeyCtrl && ImGui::IsMouseClicked(ImGuiMouseButton_Left) &&
-                            ImGui::IsMouseHoveringRect(at, ImVec2(at.x + width, at.y + ImGui::GetFrameHeight()));
-    const std::string text = slider_text(bytes);
-    float value = static_cast<float>(bytes);
-    const bool moved = ImGui::SliderFloat(label, &value, static_cast<float>(lo), static_cast<float>(hi), text.c_str(),
-                                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput);
-    if (ImGui::IsItemHovered()) ui::tooltip_wrapped("Ctrl+click to type a size: 16 GB, 64 MB, 1e9, or 64M as nccl-tests writes it.", 24);
-    if (ctrl_click) {  // the click that opens the box does not move the slider, nor hold it
-        ImGui::ClearActiveID();
-        m_typing_size = id;
-        m_typing_focus = true;
-        std::snprintf(m_size_text, sizeof m_size_text, "%s", text.c_str());
-        return false;
-    }
-    if (!moved) return false;
-    m_size_note.clear();
+    if (!r.moved) return false;
+    m_size_box.clear_note();
     bytes = slider_bytes(value, lo, hi);
     return true;
 }
@@ -158,13 +138,7 @@ void RackPanel::draw_legend() {
 }
 
 // What a typed size came to: words that are no size (the size kept), or a size past the range.
-void RackPanel::draw_size_note() {
-    if (m_size_note.empty()) return;
-    ui::text_wrapped_coloured(m_size_note_refuses ? m_ctx.view.theme.warning : m_ctx.view.theme.text_dim, m_size_note);
-    m_ctx.items.note(m_size_note_refuses ? "size_refusal" : "size_clamped");
-    // In sight when it comes: below the pane's fold (1024x768 at 1.5) it went unseen.
-    if (std::exchange(m_size_note_fresh, false)) ui::scroll_to_last_item();
-}
+void RackPanel::draw_size_note() { m_size_box.draw_note(m_ctx.view.theme, m_ctx.items, "size_refusal", "size_clamped"); }
 
 void RackPanel::draw_send_controls() {
     const auto& th = m_ctx.view.theme;

@@ -14,6 +14,7 @@
 #include "m2m/core/rack/send_guess.hpp"
 #include "m2m/core/rack/topology.hpp"
 #include "lessons/rack/rack_view.hpp"
+#include "ui/typed_slider.hpp"
 #include "ui/widgets.hpp"
 
 namespace m2m::lessons {
@@ -206,12 +207,7 @@ private:
     std::string m_widest_time, m_widest_busbw, m_widest_link;
     bool m_scene_scrolls = false;  ///< the scene's words reach below the window: the wheel scrolls it
     bool m_scroll_top = false;     ///< a mode switch: the scene goes back to its top on the next frame
-    ImGuiID m_typing_size = 0;     ///< the size slider whose box takes a typed size (Ctrl+click), 0: none
-    bool m_typing_focus = false;   ///< the box takes the keyboard on its first frame
-    char m_size_text[48] = {};     ///< what is typed into it
-    std::string m_size_note;         ///< a typed size that is no size, or one past the range, said under the slider
-    bool m_size_note_refuses = false;  ///< no size (the size kept), not a clamped one
-    bool m_size_note_fresh = false;    ///< just set: scrolled into sight on its first frame
+    ui::TypedSlider m_size_box;    ///< Ctrl+click on a size slider: a box that takes "16 GB" or "64M"
 };
 
 }  // namespace m2m::lessons

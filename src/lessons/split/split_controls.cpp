@@ -3,10 +3,13 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "lessons/split/split_panel.hpp"
 #include "lessons/split/split_panel_parts.hpp"
+#include "m2m/core/engine/text.hpp"
 #include "m2m/presets/presets.hpp"
 #include "ui/widgets.hpp"
 
@@ -81,11 +84,36 @@ void SplitPanel::draw_pipeline() {
     char shown[32];
     std::snprintf(shown, sizeof shown, "%d", pipeline ? s.micro_batches : 1);
     const ui::LabelFit mb_label = ui::fit_label("Micro-batches", 0.45f);
-    ImGui::SetNextItemWidth(mb_label.width);
-    if (ImGui::SliderInt(mb_label.label.c_str(), &index, 0, static_cast<int>(mbs.size()) - 1, shown,
-                         ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput))
+    // Ctrl+click types a count; ImGui's own box would have taken the index. A count the prompts do
+    // not split into goes to the nearest that they do, and a line says so.
+    const ui::TypedSlider::Result r = m_micro_batches_box.draw(
+        mb_label.label.c_str(), mb_label.width, shown, "Ctrl+click to type a count: the nearest that splits the prompts evenly is taken.",
+        [&] {
+            return ImGui::SliderInt(mb_label.label.c_str(), &index, 0, static_cast<int>(mbs.size()) - 1, shown,
+                                    ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput);
+        });
+    if (r.moved) {
         s.micro_batches = mbs[static_cast<std::size_t>(index)];
+        m_micro_batches_box.clear_note();
+    } else if (r.typed) {
+        if (const std::optional<double> n = core::parse_count_text(*r.typed)) {
+            s.micro_batches = mbs.front();
+            for (int m : mbs)
+                if (std::abs(*n - m) < std::abs(*n - s.micro_batches)) s.micro_batches = m;
+            m_micro_batches_box.note(*n < mbs.front() || *n > mbs.back()
+                                         ? *r.typed + " is past the slider's " + (*n < mbs.front() ? "smallest" : "largest") +
+                                               " count: " + std::to_string(s.micro_batches) + "."
+                                     : *n != s.micro_batches
+                                         ? *r.typed + " does not split each copy's prompts evenly: the nearest that does, " +
+                                               std::to_string(s.micro_batches) + "."
+                                         : "",
+                                     false);
+        } else {
+            m_micro_batches_box.note("\"" + *r.typed + "\" is not a count: type 4 or 8.", true);
+        }
+    }
     m_ctx.items.note("micro_batches");
+    m_micro_batches_box.draw_note(m_ctx.view.theme, m_ctx.items, "micro_batches_refusal", "micro_batches_moved");
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Schedule");
     ui::same_line_if_fits(ui::radio_width("1F1B"));

@@ -18,6 +18,7 @@
 #include "m2m/core/split/split.hpp"
 #include "ui/theme.hpp"
 #include "ui/timeline_view.hpp"
+#include "ui/typed_slider.hpp"
 
 namespace m2m::lessons {
 
@@ -123,6 +124,7 @@ private:
     ui::ThemeKind m_theme_kind = ui::ThemeKind::dark;
     std::array<char, 160> m_prompt{};
     SpaceWrap m_wrap;  ///< the words pane's paragraphs, broken only at spaces
+    ui::TypedSlider m_micro_batches_box;  ///< Ctrl+click on the micro-batch slider: a box that takes a count
     FrontierView m_frontier;  ///< the "Frontier scale" tab: a real model split across a real cluster
     // Predict, then reveal: the guess, the strategies' bytes for (gpus, micro-batches), the words.
     std::optional<core::Strategy> m_guess;

@@ -24,6 +24,9 @@ std::string format_bytes(double bytes);
 /// powers of 1024. Spaces around the unit and its case do not matter. nullopt for anything else
 /// or a number that is not finite; 0 and below are numbers (a slider clamps them to its smallest).
 std::optional<double> parse_bytes_text(std::string_view text);
+/// A count as a person types it: "1024", "1,024", "1e4", spaces around it allowed. nullopt for
+/// anything else (words, a unit, a number that is not finite); 0 and below are numbers.
+std::optional<double> parse_count_text(std::string_view text);
 
 /// A GPU's memory in decimal units with the binary ones its maker's name counts in: an "80GB"
 /// card holds 80 GiB, so 85.9e9 -> "85.9 GB (80 GiB)", 150.8e9 -> "151 GB (140 GiB)".

@@ -1,0 +1,54 @@
+#include "ui/typed_slider.hpp"
+
+#include <imgui_internal.h>  // ClearActiveID: a Ctrl+click opens the box, not a drag
+
+#include <cstdio>
+#include <utility>
+
+#include "ui/widgets.hpp"
+
+namespace m2m::ui {
+
+TypedSlider::Result TypedSlider::draw(const char* label, float width, const std::string& shown, const char* hint,
+                                      const std::function<bool()>& slider) {
+    const ImGuiID id = ImGui::GetID(label);
+    ImGui::SetNextItemWidth(width);
+    if (m_open == id) {
+        const bool first = std::exchange(m_focus, false);
+        if (first) ImGui::SetKeyboardFocusHere();
+        const bool entered = ImGui::InputText(label, m_text, sizeof m_text,
+                                              ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+        if (!entered && (first || !ImGui::IsItemDeactivated())) return {false, true, std::nullopt};
+        m_open = 0;  // Enter, or a click elsewhere: what is in the box counts
+        return {false, true, std::string(m_text)};
+    }
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const bool ctrl_click = ImGui::GetIO().KeyCtrl && ImGui::IsMouseClicked(ImGuiMouseButton_Left) &&
+                            ImGui::IsMouseHoveringRect(at, ImVec2(at.x + width, at.y + ImGui::GetFrameHeight()));
+    const bool moved = slider();
+    if (ImGui::IsItemHovered()) tooltip_wrapped(hint, 24);
+    if (ctrl_click && ImGui::IsItemActive()) {  // the click that opens the box neither moves the slider nor holds it
+        ImGui::ClearActiveID();
+        m_open = id;
+        m_focus = true;
+        std::snprintf(m_text, sizeof m_text, "%s", shown.c_str());
+        return {};
+    }
+    return {moved, false, std::nullopt};
+}
+
+void TypedSlider::note(std::string text, bool refuses) {
+    m_note = std::move(text);
+    m_refuses = refuses;
+    m_fresh = !m_note.empty();
+}
+
+void TypedSlider::draw_note(const Theme& th, ItemRegistry& items, const char* refused_hook, const char* moved_hook) {
+    if (m_note.empty()) return;
+    text_wrapped_coloured(m_refuses ? th.warning : th.text_dim, m_note);
+    items.note(m_refuses ? refused_hook : moved_hook);
+    // In sight when it comes: below a pane's fold (1024x768 at 1.5) it went unseen.
+    if (std::exchange(m_fresh, false)) scroll_to_last_item();
+}
+
+}  // namespace m2m::ui
