@@ -406,3 +406,29 @@ TEST_CASE("Real scale's time axis runs from one second to 1,000 years whatever t
     CHECK(left_ends == std::set<double>{1.0});
     CHECK(right_ends == std::set<double>{1e3 * 365.25 * 86400});  // every CPU row here is under 1,000 years
 }
+
+TEST_CASE("on a 1024x768 projector at 1.5 in presenter view the answer comes into sight with the bars when it comes") {
+    // The answer sat below the fold there: the room saw the bars stop and no answer until someone
+    // scrolled, and scrolled the bars away with it.
+    test::Headless ui(1024, 768, 1.5f);
+    ui.context().view.presenter = true;
+    lessons::LayerRunPanel panel(ui.context());
+    nlohmann::json state = panel.save_state();
+    state["real_scale"]["open"] = true;
+    panel.load_state(state);
+    frames(ui, panel, 3);
+    panel.guess_key(false);
+    panel.playback().toggle();
+    for (int i = 0; i < 400 && !panel.real_scale().revealed(); ++i) ui.frame([&] { panel.draw(0.1f); });
+    REQUIRE(panel.real_scale().revealed());
+    frames(ui, panel, 3);
+    const auto scene = ui.context().items.rect("scene");
+    const auto first_bar = ui.context().items.rect("real_scale_bar_0");
+    const auto reveal = ui.context().items.rect("real_scale_reveal");
+    REQUIRE(scene);
+    REQUIRE(first_bar);
+    REQUIRE(reveal);
+    CHECK(first_bar->y >= scene->y);  // the CPU's bar, the longest, still in sight
+    CHECK(reveal->w <= scene->w);     // and the answer under the bars
+    CHECK(reveal->y >= scene->y);
+}

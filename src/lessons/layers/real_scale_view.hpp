@@ -120,6 +120,7 @@ private:
     Settings m_settings;
     double m_edit_billions = 0;  ///< the tokens box while the student types; applied when it is left
     int m_drag_exponent = -1;    ///< the cluster slider's log2 while it is dragged (-1: not dragged)
+    bool m_answer_was_shown = false;  ///< the answer showed last frame: the scene scrolled to it once
     ui::TypedSlider m_gpus_box;  ///< Ctrl+click on the cluster slider: a box that takes "2048" or "1,000"
     ScaleTab m_tab{{"lesson1_views", "Layer by layer", "tab_layer_by_layer", "Real scale: a frontier model", "tab_real_scale"}};
     int m_computations = 0;
