@@ -192,6 +192,10 @@ int sim_collective(const std::vector<std::string>& args, std::ostream& out, std:
     const auto shape = shape_for(app, o, err, code);
     if (!shape) return code;
     const core::Cluster cluster(*shape, presets::builtin().find_system(o.rack.hardware)->spec);
+    if (!core::nccl_knows(*tuning, cluster.system().generation))
+        return refuse(err, me, "--nccl",
+                      "NCCL " + o.nccl + " has no figures for " + o.rack.hardware +
+                          ": Blackwell's entered its tuning in 2.25.1 (accepted with b200: 2.30.7)");
     core::CollectiveSetup setup;
     setup.op = *core::parse_collective_op(o.op);
     setup.group = core::first_gpus(o.gpus);

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <cstdio>
 
 namespace m2m::core {
 
@@ -155,6 +157,13 @@ const NcclTuning* nccl_tuning_of(std::string_view version) {
 }
 
 std::string_view nccl_versions() { return "2.18.5, 2.20.5, 2.21.5, 2.22.3, 2.23.4, 2.30.7"; }
+
+bool nccl_knows(const NcclTuning& t, GpuGeneration g) {
+    if (g != GpuGeneration::blackwell) return true;
+    int major = 0, minor = 0;
+    std::sscanf(std::string(t.version).c_str(), "%d.%d", &major, &minor);
+    return major > 2 || (major == 2 && minor >= 25);
+}
 
 double nccl_tree_correction(CollectiveProtocol protocol, double bytes, int columns) {
     // NCCL: logSize = log2i(nBytes >> 6), applied for 0 <= logSize < 23.

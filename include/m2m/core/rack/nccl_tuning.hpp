@@ -87,6 +87,9 @@ const NcclTuning& nccl_tuning_2_22();
 const NcclTuning* nccl_tuning_of(std::string_view version);
 /// The versions nccl_tuning_of knows, oldest first: "2.18.5, 2.20.5, 2.21.5, 2.22.3, 2.23.4, 2.30.7".
 std::string_view nccl_versions();
+/// Whether version `t` had figures for GPUs of generation `g`: Blackwell's rows entered tuning.cc
+/// in NCCL 2.25.1 (BLACKWELL_COMPCAP_IDX), so 2.18 to 2.23 have none and priced no B200.
+bool nccl_knows(const NcclTuning& t, GpuGeneration g);
 
 /// treeCorrectionFactor[protocol][log2(bytes / 64)] (tuning.cc, "Trees are not perfectly
 /// sticking to the model for medium sizes"): the tree's bandwidth is multiplied by it for sizes
