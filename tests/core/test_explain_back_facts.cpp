@@ -62,13 +62,13 @@ TEST_CASE("Lesson 2 and 3 facts: the slower link, and the strategy that moved th
     REQUIRE(s.size() == 2);
     CHECK(s[0] == "In your Lesson 2 run a 1 GB tensor sent over InfiniBand took 20.8 ms, 9\u00d7 as long as the same "
                   "send between two GPUs of one node.");
-    CHECK(s[1] == "Of the splits you tried in Lesson 3, tensor parallel on 4 GPUs exchanged the most per training step "
-                  "(1.23 MB), pipeline parallel on 4 GPUs the least (3.07 KB).");
+    CHECK(s[1] == "Of the splits you tried in Lesson 3, tensor parallel on 4 GPUs put the most on the wires per training "
+                  "step (1.23 MB), pipeline parallel on 4 GPUs the least (3.07 KB).");
 
     const std::vector<RunFact> one{SplitFact{"data parallel", 1, 0}, TransferFact{"NVLink", 1e6, 4.2e-6, 1.0}};
     CHECK(run_fact_sentences(one) ==
           std::vector<std::string>{"In your Lesson 2 run a 1 MB tensor sent over NVLink took 4.20 \u00b5s inside one node.",
-                                   "In your Lesson 3 run, data parallel on one GPU exchanged nothing per training step."});
+                                   "In your Lesson 3 run, data parallel on one GPU put nothing on the wires per training step."});
     CHECK(run_fact_sentences({}).empty());
 }
 

@@ -117,15 +117,21 @@ TEST_CASE("a guess of tensor parallel on 2 GPUs is revealed after the step with 
     CHECK_THAT(panel.status(), Catch::EndsWith(" guess=tensor revealed=1 exchange_shown=1"));
     const auto& lines = panel.reveal_lines();
     REQUIRE(lines.size() == 3);
-    CHECK(lines[0] == "You guessed tensor parallel; fully sharded data parallel (FSDP) exchanges the most.");
-    CHECK(lines[2] == "Per training step on 2 GPUs: fully sharded data parallel (FSDP) 43.7 KB, tensor parallel 34.6 KB, "
-                      "data parallel 14.6 KB, pipeline parallel 9.22 KB.");
+    CHECK(lines[0] == "You guessed tensor parallel; fully sharded data parallel (FSDP) puts the most bytes on the wires.");
+    CHECK(lines[2] == "On the wires per training step on 2 GPUs: fully sharded data parallel (FSDP) 43.7 KB, tensor parallel "
+                      "34.6 KB, data parallel 29.1 KB, pipeline parallel 9.22 KB.");
     CHECK(ui.context().items.rect("split_reveal"));  // at the top of the words
 
     panel.set_guess(core::Strategy::pipeline);
-    CHECK(panel.reveal_lines()[0] == "You guessed pipeline parallel; fully sharded data parallel (FSDP) exchanges the most.");
+    CHECK(panel.reveal_lines()[0] == "You guessed pipeline parallel; fully sharded data parallel (FSDP) puts the most bytes on the wires.");
     panel.set_guess(core::Strategy::fsdp);
-    CHECK(panel.reveal_lines()[0] == "Right: fully sharded data parallel (FSDP) exchanges the most.");
+    CHECK(panel.reveal_lines()[0] == "Right: fully sharded data parallel (FSDP) puts the most bytes on the wires.");
+
+    // Another GPU count is another question: the guess made for 2 GPUs goes.
+    core::SplitSetup four = panel.setup();
+    four.gpus = 4;
+    panel.apply(four);
+    CHECK_FALSE(panel.guess());
 }
 
 TEST_CASE("finished steps of two splits are recorded, and Explain it back compares them") {
@@ -135,10 +141,10 @@ TEST_CASE("finished steps of two splits are recorded, and Explain it back compar
     panel.playback().play();
     play_to_end(ui, panel);
     REQUIRE(log.facts().size() == 1);
-    CHECK(std::get<core::SplitFact>(log.facts()[0]) == core::SplitFact{"data parallel", 2, 14'560});
+    CHECK(std::get<core::SplitFact>(log.facts()[0]) == core::SplitFact{"data parallel", 2, 29'120});
     lessons::ExplainPanel explain(ui.context());
     REQUIRE(explain.run_sentences().size() == 1);
-    CHECK(explain.run_sentences()[0] == "In your Lesson 3 run, data parallel on 2 GPUs exchanged 14.6 KB per training step.");
+    CHECK(explain.run_sentences()[0] == "In your Lesson 3 run, data parallel on 2 GPUs put 29.1 KB on the wires per training step.");
 
     panel.choose_strategy(core::Strategy::tensor);
     ui.frame([&] { panel.draw(1.0f / 60.0f); });
@@ -147,8 +153,8 @@ TEST_CASE("finished steps of two splits are recorded, and Explain it back compar
     play_to_end(ui, panel);
     REQUIRE(log.facts().size() == 2);
     REQUIRE(explain.run_sentences().size() == 1);
-    CHECK(explain.run_sentences()[0] == "Of the splits you tried in Lesson 3, tensor parallel on 2 GPUs exchanged the most "
-                                        "per training step (34.6 KB), data parallel on 2 GPUs the least (14.6 KB).");
+    CHECK(explain.run_sentences()[0] == "Of the splits you tried in Lesson 3, tensor parallel on 2 GPUs put the most on the "
+                                        "wires per training step (34.6 KB), data parallel on 2 GPUs the least (29.1 KB).");
 }
 
 namespace {

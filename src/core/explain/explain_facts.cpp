@@ -148,16 +148,16 @@ std::vector<std::string> split_sentences(const std::vector<const SplitFact*>& sp
             latest.push_back(*it);
     if (latest.empty()) return {};
     auto gpus = [](const SplitFact& s) { return s.gpus == 1 ? std::string("one GPU") : format_count(s.gpus) + " GPUs"; };
-    auto bytes = [](const SplitFact& s) { return s.exchanged_bytes > 0 ? format_bytes(s.exchanged_bytes) : std::string("nothing"); };
+    auto bytes = [](const SplitFact& s) { return s.wire_bytes > 0 ? format_bytes(s.wire_bytes) : std::string("nothing"); };
     if (latest.size() == 1) {
         const SplitFact& s = *latest.front();
-        return {"In your Lesson 3 run, " + s.strategy + " on " + gpus(s) + " exchanged " + bytes(s) + " per training step."};
+        return {"In your Lesson 3 run, " + s.strategy + " on " + gpus(s) + " put " + bytes(s) + " on the wires per training step."};
     }
     const auto [lo, hi] = std::minmax_element(latest.begin(), latest.end(), [](const SplitFact* a, const SplitFact* b) {
-        return a->exchanged_bytes < b->exchanged_bytes;
+        return a->wire_bytes < b->wire_bytes;
     });
     return {"Of the splits you tried in Lesson 3, " + (*hi)->strategy + " on " + gpus(**hi) +
-            " exchanged the most per training step (" + bytes(**hi) + "), " + (*lo)->strategy + " on " + gpus(**lo) +
+            " put the most on the wires per training step (" + bytes(**hi) + "), " + (*lo)->strategy + " on " + gpus(**lo) +
             " the least (" + bytes(**lo) + ")."};
 }
 

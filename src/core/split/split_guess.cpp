@@ -21,7 +21,8 @@ std::string moves_text(Strategy s) {
         case Strategy::three_d: return "3D parallel does all three at once";
         case Strategy::fsdp:
             return "FSDP gathers every layer's weights going forward and again going back, and reduce-scatters their "
-                   "gradients: three times the weights' size each step";
+                   "gradients: three passes over the weights' size each step, where data parallel's all-reduce makes two, "
+                   "so 1.5 times its bytes on the wires";
     }
     return {};
 }
@@ -46,7 +47,8 @@ std::vector<StrategyBytes> exchanged_by_strategy(const NextWordModel& model, con
                 return std::abs(a - setup.micro_batches) < std::abs(b - setup.micro_batches);
             });
         if (check_split(one, false)) continue;
-        out.push_back({s, plan_split(model, one).exchanged_bytes});
+        const SplitResult r = plan_split(model, one);
+        out.push_back({s, r.exchanged_bytes, r.wire_bytes});
     }
     return out;
 }
@@ -55,22 +57,22 @@ SplitReveal reveal_split(Strategy guess, std::span<const StrategyBytes> bytes, i
     if (bytes.empty()) throw std::invalid_argument("reveal_split needs at least one strategy's bytes");
     SplitReveal r;
     const auto top = std::max_element(bytes.begin(), bytes.end(),
-                                      [](const StrategyBytes& a, const StrategyBytes& b) { return a.exchanged < b.exchanged; });
+                                      [](const StrategyBytes& a, const StrategyBytes& b) { return a.wire < b.wire; });
     r.most = top->strategy;
     r.right = std::any_of(bytes.begin(), bytes.end(), [&](const StrategyBytes& b) {
-        return b.strategy == guess && b.exchanged == top->exchanged;
+        return b.strategy == guess && b.wire == top->wire;
     });
     const std::string most(strategy_label(r.most));
-    r.lines.push_back(r.right ? "Right: " + most + " exchanges the most."
-                              : "You guessed " + std::string(strategy_label(guess)) + "; " + most + " exchanges the most.");
+    r.lines.push_back(r.right ? "Right: " + most + " puts the most bytes on the wires."
+                              : "You guessed " + std::string(strategy_label(guess)) + "; " + most +
+                                    " puts the most bytes on the wires.");
     r.lines.push_back(capitalised(moves_text(r.most)) + ".");
     std::vector<StrategyBytes> sorted(bytes.begin(), bytes.end());
     std::stable_sort(sorted.begin(), sorted.end(),
-                     [](const StrategyBytes& a, const StrategyBytes& b) { return a.exchanged > b.exchanged; });
-    std::string each = "Per training step on " + std::to_string(gpus) + (gpus == 1 ? " GPU: " : " GPUs: ");
+                     [](const StrategyBytes& a, const StrategyBytes& b) { return a.wire > b.wire; });
+    std::string each = "On the wires per training step on " + std::to_string(gpus) + (gpus == 1 ? " GPU: " : " GPUs: ");
     for (std::size_t i = 0; i < sorted.size(); ++i)
-        each += (i ? ", " : "") + std::string(strategy_label(sorted[i].strategy)) + " " +
-                format_bytes(static_cast<double>(sorted[i].exchanged));
+        each += (i ? ", " : "") + std::string(strategy_label(sorted[i].strategy)) + " " + format_bytes(sorted[i].wire);
     r.lines.push_back(each + ".");
     return r;
 }

@@ -132,26 +132,31 @@ std::string exchange_sentence(const SplitResult& r, bool with_bytes) {
         if (e.link == LinkType::infiniband && std::find(on_ib.begin(), on_ib.end(), kind) == on_ib.end())
             on_ib.push_back(kind);
     }
+    // Before the step has run, while a guess about bytes is pending, the sizes stay out, and so do
+    // the counts: the split with the most exchanges was the one with the most bytes on 2 and 4 GPUs.
+    auto counted = [&](long long n, const char* one, const char* many) {
+        return with_bytes ? format_counted(n, one, many) : std::string(many);
+    };
     std::vector<std::string> parts;
     if (r.degrees.sharded)
         parts.push_back("every layer's weights, gathered from the shards before the layer computes going forward and "
-                        "again going back (" + format_counted(ag, "all-gather", "all-gathers") +
+                        "again going back (" + counted(ag, "all-gather", "all-gathers") +
                         "), and the gradients of its weights, summed with each GPU keeping its own shard's (" +
-                        format_counted(rs, "reduce-scatter", "reduce-scatters") + ")");
+                        counted(rs, "reduce-scatter", "reduce-scatters") + ")");
     else if (ag + rs > 0)
-        parts.push_back("every layer's outputs going forward (" + format_counted(ag, "all-gather", "all-gathers") +
-                        ") and the gradients for them coming back (" + format_counted(rs, "reduce-scatter", "reduce-scatters") + ")");
+        parts.push_back("every layer's outputs going forward (" + counted(ag, "all-gather", "all-gathers") +
+                        ") and the gradients for them coming back (" + counted(rs, "reduce-scatter", "reduce-scatters") + ")");
     if (sends > 0)
         parts.push_back("activations forward and their gradients back between neighbouring stages (" +
-                        format_counted(sends, "point-to-point send", "point-to-point sends") + ")");
+                        counted(sends, "point-to-point send", "point-to-point sends") + ")");
     if (ar > 0)
         parts.push_back("their gradients once per step so every copy takes the same update (" +
-                        format_counted(ar, "all-reduce", "all-reduces") + ")");
-    // Before the step has run, while a guess about bytes is pending, the sizes stay out.
-    std::string s = "GPUs must exchange: " + join_and(parts) + "; " + format_counted(count, "exchange", "exchanges") +
-                    (with_bytes ? " of " + format_bytes(static_cast<double>(r.exchanged_bytes)) + " of tensors per step, putting " +
+                        counted(ar, "all-reduce", "all-reduces") + ")");
+    std::string s = "GPUs must exchange: " + join_and(parts) + "; " +
+                    (with_bytes ? format_counted(count, "exchange", "exchanges") + " per step, " +
+                                      format_bytes(static_cast<double>(r.exchanged_bytes)) + " of tensors in all, putting " +
                                       format_bytes(r.wire_bytes) + " on the wires " + link_text(nv, ib) + "."
-                                : " per step " + link_text(nv, ib) + "; how many bytes they move shows once the step has run.");
+                                : "they travel " + link_text(nv, ib) + ". How many there are and how many bytes they move shows once the step has run.");
     if (ib) s += " InfiniBand carries the " + join_and(on_ib) + " where they cross from one node to the other.";
     return s;
 }
@@ -179,9 +184,9 @@ std::string why_sentence(const SplitResult& r, bool compare) {
                         "GPUs all-gather its full weights, and free them after; once its backward is done they "
                         "reduce-scatter its gradient, so each gets the sum for its own shard, all its Adam step needs. " +
                         std::string(compare ? "That is three collectives of the weights' size where data parallel needs "
-                                              "one all-reduce: three times the tensors exchanged, as the lesson counts "
-                                              "them; but an all-reduce is itself a reduce-scatter and an all-gather, so "
-                                              "on the wires FSDP moves 1.5 times the bytes. "
+                                              "one all-reduce: three times the tensors exchanged; but an all-reduce is "
+                                              "itself a reduce-scatter and an all-gather, so on the wires, where the "
+                                              "time goes, FSDP moves 1.5 times the bytes. "
                                             : "") +
                         "Real FSDP fetches the next layer's weights while this one computes; here each gather waits, so "
                         "you see every one.");

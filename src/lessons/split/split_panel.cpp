@@ -50,6 +50,9 @@ SplitPanel::SplitPanel(Context& ctx) : Lesson(ctx, info) {
 
 void SplitPanel::apply(const core::SplitSetup& setup) {
     if (auto problem = core::check_split(setup)) throw std::invalid_argument(problem->message);
+    // Another GPU count is another question ("On 4 GPUs, which split ..."): the guess made for the
+    // last one would be marked against it, so it goes, as in the other lessons.
+    if (setup.gpus != m_setup.gpus) m_guess.reset();
     m_setup = setup;
     m_system_id = setup.hardware.system.id;
     m_sources = setup.hardware.system.name + "\n" + setup.hardware.system.source + "\n" + setup.hardware.gpu.name + "\n" +
@@ -160,7 +163,7 @@ void SplitPanel::draw(float dt_s) {
     // A step played to its end becomes a fact for "Explain it back" (repeats are ignored).
     if (step_finished())
         m_ctx.run_log.record(core::SplitFact{std::string(core::strategy_label(m_setup.strategy)), m_setup.gpus,
-                                         static_cast<double>(m_result.exchanged_bytes)});
+                                         m_result.wire_bytes});
     if (m_ctx.view.theme.kind != m_theme_kind) refresh_colours();  // the theme changed since the last result
     if (m_frontier.draw(m_ctx)) return;  // the "Frontier scale" tab drew the whole lesson area
     controls_beside_scene(m_ctx, std::string(id()), controls_width(21.0f, 0.31f), [this] { draw_controls(); },

@@ -57,7 +57,7 @@ public:
     using Activity = core::StepActivity;
     Activity activity_at(int gpu, double t_s) const { return m_cards.activity(m_result, gpu, t_s); }
 
-    /// Predict, then reveal: the strategy the student thinks exchanges the most per step
+    /// Predict, then reveal: the strategy the student thinks puts the most on the wires per step
     /// (the "Predict first?" area); nullopt: no guess.
     void set_guess(std::optional<core::Strategy> s) { m_guess = s; }
     void guess_key(bool number) override;
@@ -69,7 +69,7 @@ public:
     bool step_finished() const { return m_playback.finished() && m_playback.cursor() > 0; }
     /// The guess against strategy_bytes(); empty lines without a guess among them.
     const std::vector<std::string>& reveal_lines();
-    /// The student is guessing which split exchanges the most bytes ("Predict first?" open or a
+    /// The student is guessing which split puts the most bytes on the wires ("Predict first?" open or a
     /// guess made) and this step has not yet played to its end: its bytes and exchanging time
     /// stay hidden, or flipping through the strategies would answer the question.
     bool guess_pending() const { return (m_predict_open || m_guess) && !step_finished(); }

@@ -1,4 +1,4 @@
-// Lesson 3's predict, then reveal: the guess of which split exchanges the most bytes, every
+// Lesson 3's predict, then reveal: the guess of which split puts the most bytes on the wires, every
 // strategy's bytes from the core once the step has run, and presenter view's strip above the scene.
 #include <imgui.h>
 
@@ -58,7 +58,7 @@ void SplitPanel::draw_predict() {
                                                             " there is nothing to compare: pick 2, 4 or 8 GPUs.");
     } else {
         ui::text_wrapped_coloured(m_ctx.view.theme.text, "On " + std::to_string(m_setup.gpus) +
-                                                        " GPUs, which split exchanges the most bytes in one training step?");
+                                                        " GPUs, which split puts the most bytes on the wires in one training step?");
         draw_guess_choices();
         ImGui::BeginDisabled(guess_locked());
         if (ImGui::SmallButton("no guess")) m_guess.reset();
@@ -124,7 +124,7 @@ void SplitPanel::draw_presenter_strip() {
     ImGui::Checkbox("Predict", &m_predict_open);
     m_ctx.items.note("split_predict_open");
     if (m_predict_open && strategy_bytes().size() >= 2) {
-        ImGui::TextUnformatted(narrow ? "Most bytes?" : "Which exchanges the most bytes?");
+        ImGui::TextUnformatted(narrow ? "Most bytes?" : "Which puts most bytes on the wires?");
         ImGui::SameLine();
         draw_guess_choices();
     }

@@ -140,7 +140,7 @@ struct TransferFact {
 struct SplitFact {
     std::string strategy;        ///< as the lesson names it: "data parallel", "tensor parallel", ...
     int gpus = 0;
-    double exchanged_bytes = 0;  ///< per training step
+    double wire_bytes = 0;  ///< on the wires per training step (what the guess is about)
     bool operator==(const SplitFact&) const = default;
 };
 
