@@ -141,11 +141,15 @@ void controls_beside_scene(Context& ctx, const std::string& id, float controls_w
     const ImVec2 at = ImGui::GetCursorScreenPos(), room = ImGui::GetContentRegionAvail();
     ctx.items.set("scene", ImVec4(at.x, at.y, at.x + room.x, at.y + room.y));
     ImGui::BeginChild((id + "_scene").c_str(), ImVec2(0, 0), false, scene_flags);
-    if (ctx.scene_scroll != 0)  // Down / Up, Page Down / Page Up: most of a page, so a line stays in sight
-        ImGui::SetScrollY(std::clamp(ImGui::GetScrollY() + static_cast<float>(ctx.scene_scroll) * ImGui::GetWindowHeight() * 0.8f,
-                                     0.0f, ImGui::GetScrollMaxY()));
+    scroll_by_keys(ctx);
     scene();
     ImGui::EndChild();
+}
+
+void scroll_by_keys(const Context& ctx) {
+    if (ctx.scene_scroll != 0)
+        ImGui::SetScrollY(std::clamp(ImGui::GetScrollY() + static_cast<float>(ctx.scene_scroll) * ImGui::GetWindowHeight() * 0.8f,
+                                     0.0f, ImGui::GetScrollMaxY()));
 }
 
 float controls_width(float em, float share) {

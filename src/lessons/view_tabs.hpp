@@ -79,4 +79,9 @@ void controls_beside_scene(Context& ctx, const std::string& id, float controls_w
 /// least 9.5 font sizes (at most 45% of the row).
 float controls_width(float em, float share);
 
+/// Down / Up and Page Down / Page Up scroll the window being drawn by most of its height (a line
+/// stays in sight), if it scrolls: the scene, and a scrolling pane inside it that holds words (a
+/// lesson's reveal, a tab's list), which the keys did not reach.
+void scroll_by_keys(const Context& ctx);
+
 }  // namespace m2m::lessons

@@ -361,3 +361,42 @@ TEST_CASE("G and N make the guess from the keyboard in every lesson, and do noth
         CHECK_FALSE(panel.guess());
     }
 }
+
+TEST_CASE("at 1024x768 and 1.5 Down and Page Down scroll Lesson 3's words and Lesson 4's feedback, not only the scene") {
+    // A reviewer: the reveal sat in the words pane, which only the wheel scrolled; the keys moved
+    // the scene once and stopped. The same in Explain it back's feedback in presenter view.
+    test::Headless ui(1024, 768, 1.5f);
+    auto press_down = [&](auto& panel) {
+        ui.context().scene_scroll = 1;  // what the app's handle_keys sets for Down or Page Down
+        ui.frame([&] { panel.draw(1.0f / 60.0f); });
+        ui.context().scene_scroll = 0;
+        ui.frame([&] { panel.draw(1.0f / 60.0f); });
+        ui.frame([&] { panel.draw(1.0f / 60.0f); });
+    };
+    SECTION("Lesson 3") {
+        SplitPanel panel(ui.context());
+        panel.set_guess(core::Strategy::tensor);
+        panel.playback().play();
+        play_to_end(ui, panel);
+        for (int i = 0; i < 3; ++i) press_down(panel);  // the scene first, then the words inside it
+        const auto first = ui.context().items.rect("split_reveal");
+        REQUIRE(first);
+        press_down(panel);
+        const auto after = ui.context().items.rect("split_reveal");
+        REQUIRE(after);
+        CHECK(after->y < first->y - 20);  // the words moved up under the keys
+    }
+    SECTION("Lesson 4, presenter view") {
+        ui.context().view.presenter = true;
+        lessons::ExplainPanel panel(ui.context());
+        panel.set_answer("A GPU has thousands of small cores. Memory bandwidth matters.");
+        panel.submit();
+        for (int i = 0; i < 3; ++i) ui.frame([&] { panel.draw(1.0f / 60.0f); });
+        const auto first = ui.context().items.rect("ideas_found");
+        REQUIRE(first);
+        press_down(panel);
+        const auto after = ui.context().items.rect("ideas_found");
+        REQUIRE(after);
+        CHECK(after->y < first->y - 20);  // the feedback moved up under the keys
+    }
+}

@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "lessons/saved_state.hpp"
+#include "lessons/view_tabs.hpp"
 #include "ui/theme.hpp"
 #include "ui/view.hpp"
 #include "ui/widgets.hpp"
@@ -206,6 +207,7 @@ void ExplainPanel::draw(float /*dt_s*/) {
         draw_controls(std::clamp(avail.y * 0.2f, fs * 2.5f, fs * 6.0f), false);
     }
     ImGui::BeginChild("explain_feedback", ImVec2(0, -footer_h), true);
+    scroll_by_keys(m_ctx);
     draw_feedback();
     draw_readouts();
     ImGui::EndChild();
@@ -277,6 +279,7 @@ void ExplainPanel::draw_feedback() {
     char value[32];
     std::snprintf(value, sizeof value, "%zu of %zu", f.found_count(), core::explain_idea_count);
     ui::readout(m_ctx.view.theme, "IDEAS FOUND", value, all ? th.nvlink : th.text);
+    m_ctx.items.note("ideas_found");
     wrapped(th.text, f.summary);
     for (const std::string& note : f.notes) wrapped(th.warning, note);
     if (m_changed)

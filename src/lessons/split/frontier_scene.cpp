@@ -4,6 +4,7 @@
 //
 // [SECTION] layout   [SECTION] memory   [SECTION] readouts and timeline   [SECTION] search and assumptions
 #include "lessons/split/frontier_view.hpp"
+#include "lessons/view_tabs.hpp"
 
 #include <imgui.h>
 
@@ -50,6 +51,7 @@ void list_tab(Context& ctx, const char* title, const char* hook, const char* chi
     ctx.items.note(hook);
     if (!open) return;
     if (child) ImGui::BeginChild(child, ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
+    if (child) scroll_by_keys(ctx);
     draw();
     if (child) ImGui::EndChild();
     ImGui::EndTabItem();
@@ -189,6 +191,7 @@ void FrontierView::draw_timeline(Context& ctx, float height) {
         r = ui::draw_timeline(ctx.view, "frontier_step", m_rows, o, ImVec2(ImGui::GetContentRegionAvail().x, need));
     } else {  // many stages: the rows scroll, only the visible ones are drawn
         ImGui::BeginChild("frontier_step_rows", ImVec2(0, box), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
+        scroll_by_keys(ctx);
         r = ui::draw_timeline(ctx.view, "frontier_step", m_rows, o, ImVec2(ImGui::GetContentRegionAvail().x, need));
         ImGui::EndChild();
     }

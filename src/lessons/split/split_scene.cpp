@@ -9,6 +9,7 @@
 
 #include "lessons/split/split_panel.hpp"
 #include "lessons/split/split_panel_parts.hpp"
+#include "lessons/view_tabs.hpp"
 #include "m2m/core/engine/text.hpp"
 #include "ui/widgets.hpp"
 
@@ -50,6 +51,7 @@ void SplitPanel::draw_scene() {
     const float words_w = std::max(ImGui::GetContentRegionAvail().x * 0.4f,
                                    std::min(ImGui::GetContentRegionAvail().x * 0.6f, ImGui::GetContentRegionAvail().x - prompt_min));
     ImGui::BeginChild("words", ImVec2(words_w, rest), true);
+    scroll_by_keys(m_ctx);
     draw_words();
     ImGui::EndChild();
     ImGui::SameLine();
