@@ -167,6 +167,14 @@ std::vector<AnswerCase> short_partial_answers() {
         {"a few at once, even with a high clock", "Even a fast CPU with a high clock can only do a few dot products at once.",
          AnswerKind::answer, "cpu_few_cores", "none", "dot_products"},
         {"a lazy half", "A GPU is good because it's parallel.", AnswerKind::answer, "gpu_many_cores", "none"},
+        // A reviewer: "... does not matter" earned the wires' idea. Taken back just after, it is not said;
+        // a denial of something else ("is not free") leaves it said.
+        {"the wires taken back", "A GPU has thousands of cores. Memory bandwidth does not matter.", AnswerKind::answer,
+         "gpu_many_cores", "none", "data_movement"},
+        {"the link taken back", "A GPU has thousands of cores. The bandwidth of the links isn't important.",
+         AnswerKind::answer, "gpu_many_cores", "none", "data_movement"},
+        {"the wires not free", "A GPU has thousands of cores. Memory bandwidth is not free, it matters.",
+         AnswerKind::answer, "gpu_many_cores,data_movement", "none"},
         {"the GPU is not the CPU", "The GPU doesn't go one neuron at a time like the CPU, it does the whole layer at once.",
          AnswerKind::answer, "gpu_many_cores", "none"},
         {"shouting", "A MATRIX MULTIPLY IS JUST MANY DOT PRODUCTS.", AnswerKind::answer, "dot_products", "none"},

@@ -127,6 +127,9 @@ void add_data_cues(Cues& k) {
                              "transfer*|carry|carries|load*|fetch*|stream*|read*|bring*|brought|sent|send*|between|from|"
                              "over|through|across|depend*|decide*|decisive|important|key|cost*|time|take*|need*|high|higher|"
                              "more|enough|too|also|help*|keep*|bottleneck"});
+    // What a denial of it takes back: "bandwidth does not matter", "memory isn't the limit".
+    k.data_weighs = cue(v, {"matter*|limit*|bottleneck*|important|relevant|count|counts|help*|decide*|decisive|key|issue|"
+                            "problem|bound|slow*"});
 }
 
 // Reuse: a batch of inputs through a layer together turns a vector product into a matrix product,

@@ -147,10 +147,12 @@ struct IdeaFinder {
 
     /// Memory traffic said as such, or a noun for it (bandwidth, NVLink) with what it does beside it.
     Finding data_movement() const {
-        if (auto q = first(c.data_movement)) return {q, {}};
+        // Said, unless taken back just after ("memory bandwidth does not matter").
+        for (const Span& s : m.find(c.data_movement))
+            if (!m.denied_after(s, c.data_weighs)) return {e.quote(s), {}};
         Finding f;
         for (const Span& s : m.find(c.data_noun)) {
-            if (m.near(s, c.data_matters, 6, 6)) return {e.quote(s), {}};
+            if (m.near(s, c.data_matters, 6, 6) && !m.denied_after(s, c.data_weighs)) return {e.quote(s), {}};
             if (!f.near_miss) f.near_miss = e.quote(s);
         }
         return f;

@@ -123,7 +123,7 @@ struct Cues {
     Cue many_cores, more_cores, parallel, many_word, more_word;
     Cue few_cores, fewer_cores, sequential, few_word;
     Cue dot_products, dot_noun, dot_whole, dot_whole_after, doing_word, independent, independent_thing;
-    Cue layer_order, layer_word, depend_word, order_word, data_movement, data_noun, data_matters;
+    Cue layer_order, layer_word, depend_word, order_word, data_movement, data_noun, data_matters, data_weighs;
     Cue reuse, reuse_noun;
     // Misconceptions, in Misconception order.
     Cue clock, graphics, gpu_faster, cpu_slower, more_cores_faster, faster_everything, big_calculation, smarter,
@@ -176,6 +176,9 @@ public:
     /// A negation in the clause just before `s` with none of `unless` between them: "is not dot
     /// products" denies what a matrix multiply is made of, "can't do many dot products" does not.
     bool denied_before(const Span& s, const Cue& unless) const;
+    /// "Memory bandwidth does not matter": a negation in the words just after the span, in its
+    /// clause, with one of `weighs` ("matter", "limit", "important") right after it.
+    bool denied_after(const Span& s, const Cue& weighs) const;
     /// Marks the words that sit in bare lists of keywords: matches that touch them are not found.
     void mask(std::vector<bool> bare) { m_bare = std::move(bare); }
 

@@ -249,6 +249,21 @@ bool Matcher::denied_before(const Span& s, const Cue& unless) const {
     return false;
 }
 
+bool Matcher::denied_after(const Span& s, const Cue& weighs) const {
+    constexpr std::size_t reach = 4, then = 3;
+    for (std::size_t i = s.end; i < m_tokens.size() && i < s.end + reach; ++i) {
+        if (m_tokens[i].sentence != s.sentence || m_tokens[i].clause_break || ends_negation_scope(m_tokens[i].raw)) return false;
+        if (m_tokens[i].number || !is_negation(m_tokens[i].raw)) continue;
+        for (std::size_t j = i + 1; j < m_tokens.size() && j <= i + then && m_tokens[j].sentence == s.sentence &&
+                                    !m_tokens[j].clause_break;
+             ++j)
+            for (const Pattern& p : weighs.patterns)
+                if (p.elements.size() == 1 && token_is(j, p.elements[0].alts)) return true;
+        return false;
+    }
+    return false;
+}
+
 // "not independent", "doesn't really depend", "can't do many dot products at once": a negation
 // inside the match, or up to eight words before it in the same clause, denies it. A comma, "but",
 // "and", "because" ... end the negation's reach ("No, each neuron is independent").
