@@ -400,3 +400,18 @@ TEST_CASE("at 1024x768 and 1.5 Down and Page Down scroll Lesson 3's words and Le
         CHECK(after->y < first->y - 20);  // the feedback moved up under the keys
     }
 }
+
+TEST_CASE("at 1024x768 and 1.5 G in Lesson 3 brings the guess it made into sight, not only the heading above it") {
+    test::Headless ui(1024, 768, 1.5f);
+    SplitPanel panel(ui.context());
+    for (int i = 0; i < 2; ++i) ui.frame([&] { panel.draw(1.0f / 60.0f); });
+    panel.guess_key(false);
+    for (int i = 0; i < 4; ++i) ui.frame([&] { panel.draw(1.0f / 60.0f); });
+    REQUIRE(panel.guess() == core::Strategy::data);
+    const auto pane = ui.context().items.rect("controls");
+    const auto choice = ui.context().items.rect("guess_data");
+    REQUIRE(pane);
+    REQUIRE(choice);
+    CHECK(choice->y >= pane->y);
+    CHECK(choice->w <= pane->w);  // its bottom inside the pane
+}

@@ -49,7 +49,10 @@ void SplitPanel::draw_predict() {
     // The short words where the long ones are wider than the column (1024x768 at 2.0); one id for both.
     const bool fits = ImGui::GetTreeNodeToLabelSpacing() + ImGui::CalcTextSize("Predict first?").x <= ImGui::GetContentRegionAvail().x;
     m_predict_open = ImGui::TreeNode(fits ? "Predict first?###predict" : "Predict?###predict");
-    if (std::exchange(m_scroll_predict, false)) ui::scroll_to_last_item();  // opened by G: in sight
+    // Opened by G: in sight, down to its last choice (at 1024x768 and 1.5 the heading came into
+    // sight and the choices, the guess G had just made among them, stayed below the fold).
+    const bool scroll = std::exchange(m_scroll_predict, false);
+    if (scroll && !m_predict_open) ui::scroll_to_last_item();
     m_ctx.items.note("split_predict_open");
     if (!m_predict_open) return;
     if (strategy_bytes().size() < 2) {
@@ -63,6 +66,7 @@ void SplitPanel::draw_predict() {
         ImGui::BeginDisabled(guess_locked());
         if (ImGui::SmallButton("no guess")) m_guess.reset();
         ImGui::EndDisabled();
+        if (scroll) ui::scroll_to_last_item();
         if (m_guess && !step_finished() && !guess_locked()) ImGui::TextDisabled("Now press Run (Space).");
     }
     ImGui::TreePop();
