@@ -36,7 +36,8 @@ public:
     std::string_view id() const { return m_info.id; }
     std::string_view title() const { return m_info.title; }
     std::string_view summary() const { return m_info.summary; }
-    std::string_view intro() const { return m_info.intro; }
+    /// The intro line above the lesson: its opening words, or those of the tab shown.
+    virtual std::string_view intro() const { return m_info.intro; }
     /// The cursor the shared keys (Space, ., R, [ ]) act on; a lesson with nothing to play
     /// leaves it on an empty timeline.
     /// A lesson whose other tab plays something of its own (Lesson 1's Real scale) gives that

@@ -187,7 +187,12 @@ TEST_CASE("the Frontier story's rows are the estimate's tasks, one row per pipel
 TEST_CASE("the Frontier story tells a layout the core refuses as a problem, with no step, rows or readouts") {
     const core::FrontierStory st = core::tell_frontier(setup_of("gpt3-175b", "a100", 1024, 8, 8, 8, 1536));  // 512 GPUs' worth
     REQUIRE(st.problem);
-    CHECK(st.problem_text == "This layout cannot run. " + st.problem->field + ": " + st.problem->message);
+    // In the panel's words: TP, PP, DP as its rows write them, not the command line's field names.
+    CHECK(st.problem_text == "This layout cannot run. TP x PP x DP must equal the GPU count: 8 x 8 x 8 = 512, not 1,024.");
+    const core::FrontierStory odd = core::tell_frontier(setup_of("gpt3-175b", "a100", 1024, 8, 8, 16, 1000));
+    REQUIRE(odd.problem);
+    CHECK(odd.problem_text == "This layout cannot run: the global batch must split evenly over the 16 data-parallel "
+                              "replicas (1,000 sequences given).");
     CHECK(st.rows.empty());
     CHECK(st.readouts[0].value.empty());
     CHECK(st.gpu_head.empty());

@@ -359,6 +359,8 @@ TEST_CASE("G and N make the guess from the keyboard in every lesson, and do noth
         for (int i = 0; i < 10; ++i) ui.frame([&] { panel.draw(0); });  // the tab bar selects it
         panel.guess_key(false);
         CHECK_FALSE(panel.guess());
+        // Nor the toy network's intro: "Pick a strategy ... Press Run" stood above a tab with no Run.
+        CHECK_THAT(std::string(panel.intro()), Catch::StartsWith("A real model on a real cluster") && !Catch::Contains("Run"));
     }
 }
 

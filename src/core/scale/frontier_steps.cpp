@@ -231,7 +231,7 @@ FrontierSearch search_frontier(const EstimateSetup& setup, int top) {
     out.summary = format_count(r.candidates) + " valid layouts, " + format_count(r.fitting) +
                   " fit in memory. Click a row to use it.";
     if (r.best.empty()) {
-        out.none_fit = "No layout of " + format_count(s.layout.gpus) + " GPUs fits in memory.";
+        out.none_fit = "No layout of " + format_counted(s.layout.gpus, "GPU") + " fits in memory.";
         if (r.smallest)
             out.none_fit += " The smallest needs " + format_bytes(r.smallest->memory_bytes) + " per GPU (" +
                             layout_words(r.smallest->layout) + "); more GPUs would let it fit.";

@@ -3,6 +3,7 @@
 // frontier_steps.cpp).
 #include "frontier_parts.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <stdexcept>
 
@@ -50,10 +51,10 @@ void tell_layout(FrontierStory& st) {
     st.product_text = "TP x CP x PP x DP = " + std::to_string(l.tp) + " x " + std::to_string(l.cp) + " x " +
                       std::to_string(l.pp) + " x " + std::to_string(l.dp) + " = " +
                       format_count(static_cast<std::int64_t>(l.tp) * l.cp * l.pp * l.dp) + " GPUs";
-    st.layout_text = s.model.name + " on " + format_count(l.gpus) + " " + s.gpu.name + " GPUs, " +
+    st.layout_text = s.model.name + " on " + format_count(l.gpus) + " " + s.gpu.name + (l.gpus == 1 ? " GPU, " : " GPUs, ") +
                      format_counted(l.global_batch, "sequence") + " of " + format_count(s.model.seq) +
                      " tokens a step: " + layout_words(l) + ".";
-    st.search_button = "Find the best layouts for " + format_count(l.gpus) + " GPUs";
+    st.search_button = "Find the best layouts for " + format_counted(l.gpus, "GPU");
 }
 
 // The fullest stage's memory per GPU, and when it does not fit, one change that would.
@@ -100,6 +101,37 @@ void tell_readouts(FrontierStory& st) {
         }
 }
 
+// A refusal in the panel's words: the core names the field as the command line does ("tp",
+// "global_batch"); the panel's rows say TP, PP, DP, CP, EP, micro-batch, global batch, ZeRO.
+std::string problem_in_words(const SetupProblem& p) {
+    static const std::pair<const char*, const char*> names[] = {
+        {"gpus", "the GPU count"},           {"tp", "TP"},
+        {"pp", "PP"},                        {"dp", "DP"},
+        {"cp", "CP"},                        {"ep", "EP"},
+        {"micro_batch", "the micro-batch"}, {"global_batch", "the global batch"},
+        {"zero_stage", "the ZeRO stage"}};
+    std::string message;  // tp x pp x dp -> TP x PP x DP, as the rows write them
+    for (std::size_t i = 0; i < p.message.size();) {
+        const bool start = i == 0 || !std::isalnum(static_cast<unsigned char>(p.message[i - 1]));
+        const bool word = start && i + 2 <= p.message.size() &&
+                          (i + 2 == p.message.size() || !std::isalnum(static_cast<unsigned char>(p.message[i + 2])));
+        const std::string two = p.message.substr(i, 2);
+        if (word && (two == "tp" || two == "pp" || two == "dp" || two == "cp" || two == "ep")) {
+            message += static_cast<char>(std::toupper(static_cast<unsigned char>(two[0])));
+            message += static_cast<char>(std::toupper(static_cast<unsigned char>(two[1])));
+            i += 2;
+        } else {
+            message += p.message[i++];
+        }
+    }
+    // "must ...", "cannot ...": said of the field; otherwise the message names what it is about.
+    const bool of_field = message.rfind("must", 0) == 0 || message.rfind("cannot", 0) == 0;
+    for (const auto& [field, name] : names)
+        if (p.field == field && of_field) return "This layout cannot run: " + std::string(name) + " " + message + ".";
+    if (!message.empty()) message[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(message[0])));
+    return "This layout cannot run. " + message + ".";
+}
+
 }  // namespace
 
 FrontierStory tell_frontier(const EstimateSetup& setup) {
@@ -119,7 +151,7 @@ FrontierStory tell_frontier(const EstimateSetup& setup) {
         }
     }
     if (st.problem) {
-        st.problem_text = "This layout cannot run. " + st.problem->field + ": " + st.problem->message;
+        st.problem_text = problem_in_words(*st.problem);
         return st;
     }
     st.rows = std::move(steps.rows);

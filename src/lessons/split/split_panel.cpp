@@ -48,6 +48,14 @@ SplitPanel::SplitPanel(Context& ctx) : Lesson(ctx, info) {
     if (!choose_hardware("h100")) choose_hardware(presets::builtin().system_ids().front());
 }
 
+std::string_view SplitPanel::intro() const {
+    static constexpr std::string_view frontier =
+        "A real model on a real cluster: choose the model, the GPUs and how they split it (TP, CP, PP, DP, EP), and see "
+        "what each GPU holds and how long one training step takes. Find the best layouts tries every split of the GPU "
+        "count.";
+    return m_frontier.is_open() ? frontier : Lesson::intro();
+}
+
 void SplitPanel::apply(const core::SplitSetup& setup) {
     if (auto problem = core::check_split(setup)) throw std::invalid_argument(problem->message);
     // Another GPU count is another question ("On 4 GPUs, which split ..."): the guess made for the

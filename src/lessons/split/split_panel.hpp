@@ -30,6 +30,8 @@ public:
     /// "lesson=split strategy=tensor gpus=2 micro_batches=4 schedule=1f1b placement=node
     ///  hardware=h100 playing=1 finished=0 cursor=... step_time=... word=mat"
     std::string status() const override;
+    /// The Frontier tab has its own words: the lesson's speak of a strategy and a Run it has not.
+    std::string_view intro() const override;
     void draw_home_picture(const ui::Theme& th, ImDrawList* dl, ImVec2 a, ImVec2 b) const override;  ///< home_picture.cpp
     /// strategy, gpus, micro_batches, schedule, placement, hardware, prompt, speed.
     nlohmann::json save_state() const override;
