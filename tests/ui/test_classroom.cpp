@@ -375,18 +375,20 @@ TEST_CASE("at 1024x768 and 1.5 Down and Page Down scroll Lesson 3's words and Le
         ui.frame([&] { panel.draw(1.0f / 60.0f); });
         ui.frame([&] { panel.draw(1.0f / 60.0f); });
     };
+    // Whether the item moved up under one more Down (the pane scrolled).
+    auto moves_up = [&](auto& panel, const char* item) {
+        const auto first = ui.context().items.rect(item);
+        press_down(panel);
+        const auto after = ui.context().items.rect(item);
+        return first && after && after->y < first->y - 20;
+    };
     SECTION("Lesson 3") {
         SplitPanel panel(ui.context());
         panel.set_guess(core::Strategy::tensor);
         panel.playback().play();
         play_to_end(ui, panel);
         for (int i = 0; i < 3; ++i) press_down(panel);  // the scene first, then the words inside it
-        const auto first = ui.context().items.rect("split_reveal");
-        REQUIRE(first);
-        press_down(panel);
-        const auto after = ui.context().items.rect("split_reveal");
-        REQUIRE(after);
-        CHECK(after->y < first->y - 20);  // the words moved up under the keys
+        CHECK(moves_up(panel, "split_reveal"));
     }
     SECTION("Lesson 4, presenter view") {
         ui.context().view.presenter = true;
@@ -394,12 +396,7 @@ TEST_CASE("at 1024x768 and 1.5 Down and Page Down scroll Lesson 3's words and Le
         panel.set_answer("A GPU has thousands of small cores. Memory bandwidth matters.");
         panel.submit();
         for (int i = 0; i < 3; ++i) ui.frame([&] { panel.draw(1.0f / 60.0f); });
-        const auto first = ui.context().items.rect("ideas_found");
-        REQUIRE(first);
-        press_down(panel);
-        const auto after = ui.context().items.rect("ideas_found");
-        REQUIRE(after);
-        CHECK(after->y < first->y - 20);  // the feedback moved up under the keys
+        CHECK(moves_up(panel, "ideas_found"));
     }
 }
 

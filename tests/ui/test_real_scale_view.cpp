@@ -23,6 +23,14 @@ void frames(test::Headless& ui, lessons::LayerRunPanel& panel, int n) {
     for (int i = 0; i < n; ++i) ui.frame([&] { panel.draw(0.016f); });
 }
 
+// Lesson 1's panel with its Real scale tab opened (as a scenario opens it), a few frames drawn.
+void open_real_scale(test::Headless& ui, lessons::LayerRunPanel& panel) {
+    nlohmann::json state = panel.save_state();
+    state["real_scale"]["open"] = true;
+    panel.load_state(state);
+    frames(ui, panel, 3);
+}
+
 // The centre of an item the panel noted for window tests ("name x0 y0 x1 y1" lines).
 ImVec2 centre_of(const ui::ItemRegistry& registry, const std::string& name) {
     const std::string items = registry.lines();
@@ -370,10 +378,7 @@ TEST_CASE("a scenario's Real scale tab opened in presenter view is still shown w
     test::Headless ui(1024, 768, 1.5f);
     ui.context().view.presenter = true;
     lessons::LayerRunPanel panel(ui.context());
-    nlohmann::json state = panel.save_state();
-    state["real_scale"]["open"] = true;
-    panel.load_state(state);
-    frames(ui, panel, 3);
+    open_real_scale(ui, panel);
     CHECK(panel.real_scale().is_open());
     ui.context().view.presenter = false;
     frames(ui, panel, 3);
@@ -413,10 +418,7 @@ TEST_CASE("on a 1024x768 projector at 1.5 in presenter view the answer comes int
     test::Headless ui(1024, 768, 1.5f);
     ui.context().view.presenter = true;
     lessons::LayerRunPanel panel(ui.context());
-    nlohmann::json state = panel.save_state();
-    state["real_scale"]["open"] = true;
-    panel.load_state(state);
-    frames(ui, panel, 3);
+    open_real_scale(ui, panel);
     panel.guess_key(false);
     panel.playback().toggle();
     for (int i = 0; i < 400 && !panel.real_scale().revealed(); ++i) ui.frame([&] { panel.draw(0.1f); });
