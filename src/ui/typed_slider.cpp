@@ -2,9 +2,11 @@
 
 #include <imgui_internal.h>  // ClearActiveID: a Ctrl+click opens the box, not a drag
 
+#include <cmath>
 #include <cstdio>
 #include <utility>
 
+#include "m2m/core/engine/text.hpp"
 #include "ui/widgets.hpp"
 
 namespace m2m::ui {
@@ -35,6 +37,27 @@ TypedSlider::Result TypedSlider::draw(const char* label, float width, const std:
         return {};
     }
     return {moved, false, std::nullopt};
+}
+
+int TypedSlider::take_count(const std::string& typed, const std::vector<int>& accepted, int was, const std::string& between,
+                            const std::string& example) {
+    const std::optional<double> n = core::parse_count_text(typed);
+    if (!n || accepted.empty()) {
+        note("\"" + typed + "\" is not a count: type " + example + ".", true);
+        return was;
+    }
+    int nearest = accepted.front();
+    for (int a : accepted)
+        if (std::abs(*n - a) < std::abs(*n - nearest)) nearest = a;
+    if (*n < accepted.front() || *n > accepted.back())
+        note(typed + " is past the slider's " + (*n < accepted.front() ? "smallest" : "largest") + " count: " +
+                 core::format_count(nearest) + ".",
+             false);
+    else if (*n != nearest)
+        note(typed + between + core::format_count(nearest) + ".", false);
+    else
+        clear_note();
+    return nearest;
 }
 
 void TypedSlider::note(std::string text, bool refuses) {

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ui/item_registry.hpp"
 #include "ui/view.hpp"
@@ -35,6 +36,11 @@ public:
     /// value moved to the nearest one the slider takes. Empty: nothing to say.
     void note(std::string text, bool refuses);
     void clear_note() { m_note.clear(); }
+    /// A count typed into the box, as the nearest of `accepted` (ascending), with the note: past
+    /// an end, that end; between two, the nearest, `between` saying why (" GPUs: the counts
+    /// double, so the nearest, "); words that are no count keep `was`, `example` saying what is.
+    int take_count(const std::string& typed, const std::vector<int>& accepted, int was, const std::string& between,
+                   const std::string& example);
     const std::string& note_text() const { return m_note; }
     /// The note, wrapped, where the caller wants it (under the row); registered as `refused_hook`
     /// or `moved_hook`, and scrolled into sight on its first frame.

@@ -241,23 +241,10 @@ bool RealScaleView::draw_cluster_size(Context& ctx, Settings& s) {
 
 int RealScaleView::typed_cluster_gpus(const std::string& typed, int was) {
     // The slider's counts double from 8 to 16,384: a typed count goes to the nearest of them (3,000
-    // to 2,048), and a line says where it went; words that are no count are said, the count kept.
-    const std::optional<double> n = core::parse_count_text(typed);
-    if (!n) {
-        m_gpus_box.note("\"" + typed + "\" is not a count: type 2048 or 2,048.", true);
-        return was;
-    }
-    int gpus = min_cluster_gpus;
-    for (int g = min_cluster_gpus; g <= max_cluster_gpus; g *= 2)
-        if (std::abs(*n - g) < std::abs(*n - gpus)) gpus = g;
-    if (*n < min_cluster_gpus || *n > max_cluster_gpus)
-        m_gpus_box.note(typed + " is past the slider's " + (*n < min_cluster_gpus ? "smallest" : "largest") + " count: " +
-                            core::format_count(gpus) + ".", false);
-    else if (*n != gpus)
-        m_gpus_box.note(typed + " GPUs: the slider's counts double, so the nearest, " + core::format_count(gpus) + ".", false);
-    else
-        m_gpus_box.clear_note();
-    return gpus;
+    // to 2,048), and a line says where it went.
+    std::vector<int> counts;
+    for (int g = min_cluster_gpus; g <= max_cluster_gpus; g *= 2) counts.push_back(g);
+    return m_gpus_box.take_count(typed, counts, was, " GPUs: the slider's counts double, so the nearest, ", "2048 or 2,048");
 }
 
 // [SECTION] state ---------------------------------------------------------------------------

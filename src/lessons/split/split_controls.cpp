@@ -3,13 +3,10 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <optional>
 
 #include "lessons/split/split_panel.hpp"
 #include "lessons/split/split_panel_parts.hpp"
-#include "m2m/core/engine/text.hpp"
 #include "m2m/presets/presets.hpp"
 #include "ui/widgets.hpp"
 
@@ -96,21 +93,8 @@ void SplitPanel::draw_pipeline() {
         s.micro_batches = mbs[static_cast<std::size_t>(index)];
         m_micro_batches_box.clear_note();
     } else if (r.typed) {
-        if (const std::optional<double> n = core::parse_count_text(*r.typed)) {
-            s.micro_batches = mbs.front();
-            for (int m : mbs)
-                if (std::abs(*n - m) < std::abs(*n - s.micro_batches)) s.micro_batches = m;
-            m_micro_batches_box.note(*n < mbs.front() || *n > mbs.back()
-                                         ? *r.typed + " is past the slider's " + (*n < mbs.front() ? "smallest" : "largest") +
-                                               " count: " + std::to_string(s.micro_batches) + "."
-                                     : *n != s.micro_batches
-                                         ? *r.typed + " does not split each copy's prompts evenly: the nearest that does, " +
-                                               std::to_string(s.micro_batches) + "."
-                                         : "",
-                                     false);
-        } else {
-            m_micro_batches_box.note("\"" + *r.typed + "\" is not a count: type 4 or 8.", true);
-        }
+        s.micro_batches = m_micro_batches_box.take_count(
+            *r.typed, mbs, s.micro_batches, " does not split each copy's prompts evenly: the nearest that does, ", "4 or 8");
     }
     m_ctx.items.note("micro_batches");
     m_micro_batches_box.draw_note(m_ctx.view.theme, m_ctx.items, "micro_batches_refusal", "micro_batches_moved");
