@@ -61,6 +61,11 @@ TEST_CASE("durations: calendar units past two of them, thousands with commas") {
     CHECK(format_seconds(699 * year) == "699 years");
     CHECK(format_seconds(19.7 * year) == "19.7 years");
     CHECK(format_seconds(7.87 * 86400) == "7.87 days");
+    // A figure that rounds up to the next unit is written in it: 999.5 us is "1.00 ms", not "1000 us".
+    CHECK(format_seconds(0.00099951) == "1.00 ms");
+    CHECK(format_seconds(999.4e-9) == "999 ns");
+    CHECK(format_seconds(0.99996) == "1.00 s");
+    CHECK(format_seconds(2.05e-3) == "2.05 ms");
 }
 
 TEST_CASE("a size typed back as the app writes it, or as nccl-tests does") {

@@ -39,6 +39,9 @@ std::string format_seconds(double s) {
                                    {1e-3, "ms"},              {1e-6, "\u00b5s"},          {1e-9, "ns"},
                                    {1e-12, "ps"}};
     if (!(s > 0) || !std::isfinite(s)) return "0 s";
+    // Three significant figures before the unit is chosen, so 999.5 us reads "1.00 ms", not "1000 us"
+    // (the small units are a thousand apart; the calendar ones keep their whole count).
+    if (s < 100) s = std::strtod(printf_text("%.3g", s).c_str(), nullptr);
     for (const Scale& sc : scales) {
         // calendar units only once they read better than the next smaller one
         const double v = s / sc.seconds;
