@@ -87,4 +87,12 @@ type_slider micro_batches lots
 sleep 0.5
 grep "^state:" "$log" | tail -1 | grep -q "micro_batches=48 " || fail "words that are no count changed the micro-batches"
 item micro_batches_refusal >/dev/null || fail "words that are no count were not said"
+# Another strategy is another set of counts: the note about the last one goes.
+click strategy_data
+wait_for "strategy=data "
+sleep 0.5
+# The app prints its noted controls whole, before a state line, when they change: the last list
+# printed must not hold the note.
+last_list=$(awk '/^state:/ { if (list ~ /strategy_data /) last = list; list = ""; next } { list = list $0 "\n" } END { printf "%s", last }' "$log")
+! grep -q '^micro_batches_refusal ' <<<"$last_list" || fail "the micro-batch note stayed after the strategy changed"
 echo "PASS: tensor strategy, Space, playback to the end, two nodes, prompts and typed micro-batch counts all reached the app ($(grep -c '^state:' "$log") state lines)"

@@ -65,6 +65,14 @@ TEST_CASE("Lesson 2 and 3 facts: the slower link, and the strategy that moved th
     CHECK(s[1] == "Of the splits you tried in Lesson 3, tensor parallel on 4 GPUs put the most on the wires per training "
                   "step (1.23 MB), pipeline parallel on 4 GPUs the least (3.07 KB).");
 
+    // Runs on different GPU counts are not set against each other: 3D on 8 beside FSDP on 2 made 3D
+    // "the most" on the wires, the reverse of Lesson 3's answer on 8 GPUs.
+    const std::vector<RunFact> mixed{SplitFact{"FSDP", 2, 43680}, SplitFact{"data parallel", 2, 29120},
+                                     SplitFact{"3D parallel", 8, 77504}};
+    CHECK(run_fact_sentences(mixed) ==
+          std::vector<std::string>{"Of the splits you tried in Lesson 3, FSDP on 2 GPUs put the most on the wires per training "
+                                   "step (43.7 KB), data parallel on 2 GPUs the least (29.1 KB)."});
+
     const std::vector<RunFact> one{SplitFact{"data parallel", 1, 0}, TransferFact{"NVLink", 1e6, 4.2e-6, 1.0}};
     CHECK(run_fact_sentences(one) ==
           std::vector<std::string>{"In your Lesson 2 run a 1 MB tensor sent over NVLink took 4.20 \u00b5s inside one node.",

@@ -107,6 +107,9 @@ TEST_CASE("every strategy that splits the GPU count is compared by the bytes it 
     CHECK(eight[2].wire < eight[0].wire);
     CHECK(eight[3].wire > eight[1].wire);
     CHECK(exchanged_by_strategy(model, on(3)).size() == 1);  // only data parallel splits 3 ways
+    // One GPU puts nothing on a wire whatever the strategy: no question (it read "Right: data
+    // parallel puts the most" to a guess of tensor parallel, every split at 0 B).
+    CHECK(exchanged_by_strategy(model, on(1)).empty());
 }
 
 TEST_CASE("the split reveal names the strategy that puts the most on the wires and lists them all, most first") {
@@ -118,7 +121,7 @@ TEST_CASE("the split reveal names the strategy that puts the most on the wires a
     CHECK(right.most == Strategy::fsdp);
     REQUIRE(right.lines.size() == 3);
     CHECK(right.lines[0] == "Right: fully sharded data parallel (FSDP) puts the most bytes on the wires.");
-    CHECK(right.lines[2] == "On the wires per training step on 2 GPUs: fully sharded data parallel (FSDP) 43.7 KB, tensor "
+    CHECK(right.lines[1] == "On the wires per training step on 2 GPUs: fully sharded data parallel (FSDP) 43.7 KB, tensor "
                             "parallel 34.6 KB, data parallel 29.1 KB, pipeline parallel 9.22 KB.");
 
     const SplitReveal wrong = reveal_split(Strategy::tensor, two, 2);
@@ -129,4 +132,8 @@ TEST_CASE("the split reveal names the strategy that puts the most on the wires a
     CHECK(reveal_split(Strategy::fsdp, eight, 8).right);
     CHECK_FALSE(reveal_split(Strategy::three_d, eight, 8).right);
     CHECK_THROWS_AS(reveal_split(Strategy::data, {}, 2), std::invalid_argument);
+    // A tie for the most: the guess among them is named.
+    const std::vector<StrategyBytes> tie{{Strategy::data, 100, 200}, {Strategy::tensor, 100, 200}};
+    CHECK(reveal_split(Strategy::tensor, tie, 2).right);
+    CHECK(reveal_split(Strategy::tensor, tie, 2).most == Strategy::tensor);
 }

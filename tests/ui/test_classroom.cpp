@@ -118,7 +118,7 @@ TEST_CASE("a guess of tensor parallel on 2 GPUs is revealed after the step with 
     const auto& lines = panel.reveal_lines();
     REQUIRE(lines.size() == 3);
     CHECK(lines[0] == "You guessed tensor parallel; fully sharded data parallel (FSDP) puts the most bytes on the wires.");
-    CHECK(lines[2] == "On the wires per training step on 2 GPUs: fully sharded data parallel (FSDP) 43.7 KB, tensor parallel "
+    CHECK(lines[1] == "On the wires per training step on 2 GPUs: fully sharded data parallel (FSDP) 43.7 KB, tensor parallel "
                       "34.6 KB, data parallel 29.1 KB, pipeline parallel 9.22 KB.");
     CHECK(ui.context().items.rect("split_reveal"));  // at the top of the words
 

@@ -36,6 +36,7 @@ std::string capitalised(std::string s) {
 
 std::vector<StrategyBytes> exchanged_by_strategy(const NextWordModel& model, const SplitSetup& setup) {
     std::vector<StrategyBytes> out;
+    if (setup.gpus < 2) return out;  // one GPU puts nothing on a wire, whatever the strategy: no question
     for (Strategy s : all_strategies) {
         const std::vector<int> counts = accepted_gpu_counts(s);
         if (std::find(counts.begin(), counts.end(), setup.gpus) == counts.end()) continue;
@@ -62,11 +63,11 @@ SplitReveal reveal_split(Strategy guess, std::span<const StrategyBytes> bytes, i
     r.right = std::any_of(bytes.begin(), bytes.end(), [&](const StrategyBytes& b) {
         return b.strategy == guess && b.wire == top->wire;
     });
+    if (r.right) r.most = guess;  // a tie for the most: the one guessed is named, not the first
     const std::string most(strategy_label(r.most));
     r.lines.push_back(r.right ? "Right: " + most + " puts the most bytes on the wires."
                               : "You guessed " + std::string(strategy_label(guess)) + "; " + most +
                                     " puts the most bytes on the wires.");
-    r.lines.push_back(capitalised(moves_text(r.most)) + ".");
     std::vector<StrategyBytes> sorted(bytes.begin(), bytes.end());
     std::stable_sort(sorted.begin(), sorted.end(),
                      [](const StrategyBytes& a, const StrategyBytes& b) { return a.wire > b.wire; });
@@ -74,6 +75,9 @@ SplitReveal reveal_split(Strategy guess, std::span<const StrategyBytes> bytes, i
     for (std::size_t i = 0; i < sorted.size(); ++i)
         each += (i ? ", " : "") + std::string(strategy_label(sorted[i].strategy)) + " " + format_bytes(sorted[i].wire);
     r.lines.push_back(each + ".");
+    // The list before the reason: in a short words pane (1024x768 at 1.5) the figures came third,
+    // below the fold.
+    r.lines.push_back(capitalised(moves_text(r.most)) + ".");
     return r;
 }
 

@@ -150,7 +150,7 @@ std::string exchange_sentence(const SplitResult& r, bool with_bytes) {
         parts.push_back("activations forward and their gradients back between neighbouring stages (" +
                         counted(sends, "point-to-point send", "point-to-point sends") + ")");
     if (ar > 0)
-        parts.push_back("their gradients once per step so every copy takes the same update (" +
+        parts.push_back("the weights' gradients once per step so every copy takes the same update (" +
                         counted(ar, "all-reduce", "all-reduces") + ")");
     std::string s = "GPUs must exchange: " + join_and(parts) + "; " +
                     (with_bytes ? format_counted(count, "exchange", "exchanges") + " per step, " +

@@ -94,7 +94,7 @@ void SplitPanel::draw_pipeline() {
         m_micro_batches_box.clear_note();
     } else if (r.typed) {
         s.micro_batches = m_micro_batches_box.take_count(
-            *r.typed, mbs, s.micro_batches, " does not split each copy's prompts evenly: the nearest that does, ", "4 or 8");
+            *r.typed, mbs, s.micro_batches, " does not split the prompts a pipeline gets evenly: the nearest that does, ", "4 or 8");
     }
     m_ctx.items.note("micro_batches");
     m_micro_batches_box.draw_note(m_ctx.view.theme, m_ctx.items, "micro_batches_refusal", "micro_batches_moved");

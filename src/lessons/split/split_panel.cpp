@@ -61,6 +61,8 @@ void SplitPanel::apply(const core::SplitSetup& setup) {
     // Another GPU count is another question ("On 4 GPUs, which split ..."): the guess made for the
     // last one would be marked against it, so it goes, as in the other lessons.
     if (setup.gpus != m_setup.gpus) m_guess.reset();
+    // A typed micro-batch count's note speaks of the last set-up's counts.
+    if (setup.gpus != m_setup.gpus || setup.strategy != m_setup.strategy) m_micro_batches_box.clear_note();
     m_setup = setup;
     m_system_id = setup.hardware.system.id;
     m_sources = setup.hardware.system.name + "\n" + setup.hardware.system.source + "\n" + setup.hardware.gpu.name + "\n" +

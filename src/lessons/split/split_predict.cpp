@@ -56,9 +56,10 @@ void SplitPanel::draw_predict() {
     m_ctx.items.note("split_predict_open");
     if (!m_predict_open) return;
     if (strategy_bytes().size() < 2) {
-        ui::text_wrapped_coloured(m_ctx.view.theme.text_dim, "On " + std::to_string(m_setup.gpus) +
-                                                            (m_setup.gpus == 1 ? " GPU" : " GPUs") +
-                                                            " there is nothing to compare: pick 2, 4 or 8 GPUs.");
+        ui::text_wrapped_coloured(m_ctx.view.theme.text_dim,
+                                  m_setup.gpus == 1 ? std::string("On one GPU no byte crosses a wire: pick 2, 4 or 8 GPUs.")
+                                                    : "On " + std::to_string(m_setup.gpus) +
+                                                          " GPUs there is nothing to compare: pick 2, 4 or 8 GPUs.");
     } else {
         ui::text_wrapped_coloured(m_ctx.view.theme.text, "On " + std::to_string(m_setup.gpus) +
                                                         " GPUs, which split puts the most bytes on the wires in one training step?");

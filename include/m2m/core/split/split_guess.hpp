@@ -19,13 +19,14 @@ struct StrategyBytes {
 
 /// Every strategy that splits the setup's GPU count evenly, in Strategy order, with the bytes it
 /// exchanges and puts on the wires per training step (plan_split: no timeline, so no hardware is needed). Fewer than
-/// two entries when the GPU count leaves nothing to compare (1, 3 or 6 GPUs).
+/// two entries when the GPU count leaves nothing to compare (1, 3 or 6 GPUs; none on 1, where no
+/// byte crosses a wire).
 std::vector<StrategyBytes> exchanged_by_strategy(const NextWordModel& model, const SplitSetup& setup);
 
 struct SplitReveal {
     bool right = false;     ///< the guess is (one of) the strategies that put the most on the wires
     Strategy most = Strategy::data;
-    std::vector<std::string> lines;  ///< the verdict, why, then every strategy's bytes
+    std::vector<std::string> lines;  ///< the verdict, every strategy's bytes on the wires, then why
 };
 
 /// The guess against the strategies' bytes on the wires on `gpus` GPUs. The wires, not the
