@@ -178,36 +178,48 @@ void SplitPanel::draw_words() {
 
 void SplitPanel::draw_exchange_table() {
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerV;
-    if (!ImGui::BeginTable("exchanges", 5, flags)) return;
+    // The tensors' bytes, and what they put on the wires, which the guess and its reveal count.
+    if (!ImGui::BeginTable("exchanges", 6, flags)) return;
     ImGui::TableSetupColumn("collective");
-    ImGui::TableSetupColumn("what");
+    ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);  // wraps: the pane keeps the other columns
     ImGui::TableSetupColumn("GPUs");
     ImGui::TableSetupColumn("bytes \xc3\x97 times");
+    ImGui::TableSetupColumn("on the wires");
     ImGui::TableSetupColumn("link, time");
     ImGui::TableHeadersRow();
-    ImGuiListClipper clip;
-    clip.Begin(static_cast<int>(m_result.exchanges.size()));
-    while (clip.Step())
-        for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
-            const core::Exchange& e = m_result.exchanges[static_cast<std::size_t>(i)];
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(core::exchange_op_name(e.op).data(),
-                                   core::exchange_op_name(e.op).data() + core::exchange_op_name(e.op).size());
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(e.what.c_str());
-            ImGui::TableNextColumn();
-            std::string peers;
-            for (int g : e.gpus) peers += (peers.empty() ? "" : ",") + std::to_string(g);
-            ImGui::TextUnformatted(peers.c_str());
-            ImGui::TableNextColumn();
-            ImGui::Text("%s \xc3\x97 %d", core::format_bytes(static_cast<double>(e.bytes)).c_str(), e.times);
-            ImGui::TableNextColumn();
-            const std::string_view link = core::link_type_label(e.link);
-            ImGui::PushStyleColor(ImGuiCol_Text, m_ctx.view.theme.link(e.link));
-            ImGui::Text("%.*s, %s", static_cast<int>(link.size()), link.data(), core::format_seconds(e.seconds).c_str());
-            ImGui::PopStyleColor();
-        }
+    // Every row drawn (a clipper assumes rows of one height; "what" wraps to two lines in a
+    // narrow pane). A step has at most a few hundred exchanges, and the list opens on request.
+    for (const core::Exchange& e : m_result.exchanges) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(core::exchange_op_name(e.op).data(),
+                               core::exchange_op_name(e.op).data() + core::exchange_op_name(e.op).size());
+        ImGui::TableNextColumn();
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(e.what.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::TableNextColumn();
+        std::string peers;
+        for (int g : e.gpus) peers += (peers.empty() ? "" : ",") + std::to_string(g);
+        ImGui::TextUnformatted(peers.c_str());
+        ImGui::TableNextColumn();
+        ImGui::Text("%s \xc3\x97 %d", core::format_bytes(static_cast<double>(e.bytes)).c_str(), e.times);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(core::format_bytes(core::wire_bytes(e) * e.times).c_str());
+        ImGui::TableNextColumn();
+        const std::string_view link = core::link_type_label(e.link);
+        ImGui::PushStyleColor(ImGuiCol_Text, m_ctx.view.theme.link(e.link));
+        ImGui::Text("%.*s, %s", static_cast<int>(link.size()), link.data(), core::format_seconds(e.seconds).c_str());
+        ImGui::PopStyleColor();
+    }
+    // The sums the sentence above and the guess's reveal give.
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted("in all");
+    ImGui::TableSetColumnIndex(3);
+    ImGui::TextUnformatted(core::format_bytes(static_cast<double>(m_result.exchanged_bytes)).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(core::format_bytes(m_result.wire_bytes).c_str());
     ImGui::EndTable();
 }
 
