@@ -94,7 +94,10 @@ void label_focuses_field(const LabelFit& fit) {
 }
 
 void scroll_to_last_item() {
-    if (ImGui::IsItemVisible()) return;  // scrolled out of its pane: bring it to the middle
+    // Out of its pane, or cut by its edge (a note half under the fold at 1024x768 and 1.5): to
+    // the middle.
+    const ImRect clip = GImGui->CurrentWindow->InnerClipRect;
+    if (clip.Contains(ImRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax()))) return;
     ImGui::SetScrollFromPosY(ImGui::GetItemRectMin().y - ImGui::GetWindowPos().y, 0.5f);
 }
 
