@@ -28,7 +28,9 @@ TypedSlider::Result TypedSlider::draw(const char* label, float width, const std:
     const bool ctrl_click = ImGui::GetIO().KeyCtrl && ImGui::IsMouseClicked(ImGuiMouseButton_Left) &&
                             ImGui::IsMouseHoveringRect(at, ImVec2(at.x + width, at.y + ImGui::GetFrameHeight()));
     const bool moved = slider();
-    if (ImGui::IsItemHovered()) tooltip_wrapped(hint, 24);
+    // Not over a note just given: the mouse that typed it still rests on the slider, and the
+    // tooltip covered the note under it.
+    if (ImGui::IsItemHovered() && m_note.empty()) tooltip_wrapped(hint, 24);
     if (ctrl_click && ImGui::IsItemActive()) {  // the click that opens the box neither moves the slider nor holds it
         ImGui::ClearActiveID();
         m_open = id;
