@@ -92,7 +92,8 @@ TEST_CASE("a count typed back as the app writes it") {
     CHECK(parse_count_text("16,384") == 16384);
     CHECK(parse_count_text(" 1e4 ") == 1e4);
     CHECK(parse_count_text("-3") == -3);  // a number: a slider clamps it
-    for (const char* bad : {"", "GPUs", "1024 GPUs", "lots", "nan", "inf", "1e999", "4k"}) {
+    CHECK(parse_count_text("1,234,567") == 1234567);
+    for (const char* bad : {"", "GPUs", "1024 GPUs", "lots", "nan", "inf", "1e999", "4k", "1,5", "1,50", ",100", "0x400", "12,3456"}) {
         INFO(bad);
         CHECK_FALSE(parse_count_text(bad));
     }

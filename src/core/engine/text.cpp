@@ -97,9 +97,20 @@ std::optional<double> parse_bytes_text(std::string_view text) {
 }
 
 std::optional<double> parse_count_text(std::string_view text) {
-    std::string t;  // the thousands' commas left out, as format_count writes them
-    for (char c : text)
-        if (c != ',') t += c;
+    // The thousands' commas left out, as format_count writes them; a comma anywhere else ("1,5",
+    // a decimal comma) makes it no count, as does a hexadecimal "0x400" that strtod would take.
+    std::string t;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == 'x' || c == 'X') return std::nullopt;
+        if (c != ',') {
+            t += c;
+            continue;
+        }
+        std::size_t digits = 0;
+        while (i + 1 + digits < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1 + digits]))) ++digits;
+        if (digits != 3 || i == 0 || !std::isdigit(static_cast<unsigned char>(text[i - 1]))) return std::nullopt;
+    }
     char* end = nullptr;
     const double v = std::strtod(t.c_str(), &end);
     if (end == t.c_str() || !std::isfinite(v)) return std::nullopt;

@@ -25,7 +25,8 @@ std::string format_bytes(double bytes);
 /// or a number that is not finite; 0 and below are numbers (a slider clamps them to its smallest).
 std::optional<double> parse_bytes_text(std::string_view text);
 /// A count as a person types it: "1024", "1,024", "1e4", spaces around it allowed. nullopt for
-/// anything else (words, a unit, a number that is not finite); 0 and below are numbers.
+/// anything else (words, a unit, a comma that is no thousands' comma as in "1,5", hexadecimal, a
+/// number that is not finite); 0 and below are numbers.
 std::optional<double> parse_count_text(std::string_view text);
 
 /// A GPU's memory in decimal units with the binary ones its maker's name counts in: an "80GB"
