@@ -11,29 +11,32 @@
 
 namespace m2m::ui {
 
-TypedSlider::Result TypedSlider::draw(const char* label, float width, const std::string& shown, const char* hint,
-                                      const std::function<bool()>& slider) {
-    const ImGuiID id = ImGui::GetID(label);
+std::optional<TypedSlider::Result> TypedSlider::box(const char* label, float width) {
     ImGui::SetNextItemWidth(width);
-    if (m_open == id) {
-        const bool first = std::exchange(m_focus, false);
-        if (first) ImGui::SetKeyboardFocusHere();
-        const bool entered = ImGui::InputText(label, m_text, sizeof m_text,
-                                              ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
-        if (!entered && (first || !ImGui::IsItemDeactivated())) return {false, true, std::nullopt};
-        m_open = 0;  // Enter, or a click elsewhere: what is in the box counts
-        return {false, true, std::string(m_text)};
-    }
+    if (m_open != ImGui::GetID(label)) return std::nullopt;
+    const bool first = std::exchange(m_focus, false);
+    if (first) ImGui::SetKeyboardFocusHere();
+    const bool entered = ImGui::InputText(label, m_text, sizeof m_text,
+                                          ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+    if (!entered && (first || !ImGui::IsItemDeactivated())) return Result{false, true, std::nullopt};
+    m_open = 0;  // Enter, or a click elsewhere: what is in the box counts
+    return Result{false, true, std::string(m_text)};
+}
+
+bool TypedSlider::ctrl_click_on(float width) {
     const ImVec2 at = ImGui::GetCursorScreenPos();
-    const bool ctrl_click = ImGui::GetIO().KeyCtrl && ImGui::IsMouseClicked(ImGuiMouseButton_Left) &&
-                            ImGui::IsMouseHoveringRect(at, ImVec2(at.x + width, at.y + ImGui::GetFrameHeight()));
-    const bool moved = slider();
+    return ImGui::GetIO().KeyCtrl && ImGui::IsMouseClicked(ImGuiMouseButton_Left) &&
+           ImGui::IsMouseHoveringRect(at, ImVec2(at.x + width, at.y + ImGui::GetFrameHeight()));
+}
+
+TypedSlider::Result TypedSlider::after_slider(const char* label, bool ctrl_click, bool moved, const std::string& shown,
+                                              const char* hint) {
     // Not over a note just given: the mouse that typed it still rests on the slider, and the
     // tooltip covered the note under it.
     if (ImGui::IsItemHovered() && m_note.empty()) tooltip_wrapped(hint, 24);
     if (ctrl_click && ImGui::IsItemActive()) {  // the click that opens the box neither moves the slider nor holds it
         ImGui::ClearActiveID();
-        m_open = id;
+        m_open = ImGui::GetID(label);
         m_focus = true;
         std::snprintf(m_text, sizeof m_text, "%s", shown.c_str());
         return {};

@@ -4,7 +4,6 @@
 
 #include <imgui.h>
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,8 +28,12 @@ public:
     /// Draws the slider (`slider()` draws it and says whether it moved) `width` wide, or, after a
     /// Ctrl+click on it, the box in its place with `shown` in it. `label` is the slider's; `hint`
     /// the tooltip that says what the box takes.
-    Result draw(const char* label, float width, const std::string& shown, const char* hint,
-                const std::function<bool()>& slider);
+    template <class Slider>
+    Result draw(const char* label, float width, const std::string& shown, const char* hint, Slider&& slider) {
+        if (std::optional<Result> typing = box(label, width)) return *typing;
+        const bool ctrl_click = ctrl_click_on(width);
+        return after_slider(label, ctrl_click, slider(), shown, hint);
+    }
 
     /// What the last entry came to: words that are no value (the value kept: `refuses`), or a
     /// value moved to the nearest one the slider takes. Empty: nothing to say.
@@ -47,6 +50,10 @@ public:
     void draw_note(const Theme& th, ItemRegistry& items, const char* refused_hook, const char* moved_hook);
 
 private:
+    std::optional<Result> box(const char* label, float width);  ///< the box in the slider's place, if open
+    static bool ctrl_click_on(float width);                      ///< a Ctrl+click on the slider about to be drawn
+    Result after_slider(const char* label, bool ctrl_click, bool moved, const std::string& shown, const char* hint);
+
     ImGuiID m_open = 0;     ///< the slider whose box is open, 0: none
     bool m_focus = false;   ///< the box takes the keyboard on its first frame
     char m_text[48] = {};   ///< what is typed into it
