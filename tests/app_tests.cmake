@@ -7,6 +7,7 @@ add_executable(test_ui
   ui/test_wrap.cpp
   ui/test_playback_controls.cpp
   ui/test_typed_slider.cpp
+  ui/test_key_help.cpp
   ui/test_log_log_plot.cpp
   ui/test_glyphs.cpp
   ui/test_classroom.cpp

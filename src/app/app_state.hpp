@@ -54,6 +54,7 @@ struct App {
     int home_pick = 0;       // the home screen's highlighted row: Enter opens it
     bool select_tab = true;  // tell the tab bar to follow `current` on the next frame
     bool show_shortcuts = false;
+    int help_scroll = 0;      // while the keyboard window is open, this frame's Down/Up scroll it
     float pending_scale = 0;  // a new UI scale, applied between frames
     ui::ThemeKind theme = ui::ThemeKind::dark;
     bool fullscreen = false;

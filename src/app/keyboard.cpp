@@ -6,6 +6,7 @@
 #include <imgui_impl_glfw.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "app/file_actions.hpp"
 
@@ -108,6 +109,8 @@ void handle_keys(App& app) {
         if (plain(GLFW_KEY_1 + k)) app.go_to(static_cast<std::size_t>(k));
     if (with(GLFW_KEY_SLASH, GLFW_MOD_SHIFT)) app.show_shortcuts = !app.show_shortcuts;
     if (plain(GLFW_KEY_ESCAPE)) app.show_shortcuts = false;
+    // While the keyboard window is open the scroll keys scroll it, not the scene behind it.
+    app.help_scroll = app.show_shortcuts ? std::exchange(app.shared.scene_scroll, 0) : 0;
 }
 
 }  // namespace m2m::app

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/file_actions.hpp"
+#include "lessons/key_help.hpp"
 
 namespace m2m::app {
 
@@ -113,39 +114,6 @@ void draw_path_popup(App& app) {
     }
 }
 
-void draw_shortcuts(App& app) {
-    if (!app.show_shortcuts) return;
-    const ImVec2 centre(ImGui::GetIO().DisplaySize.x * 0.5f, ImGui::GetIO().DisplaySize.y * 0.5f);
-    ImGui::SetNextWindowPos(centre, ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-    ImGui::Begin("Keyboard shortcuts", &app.show_shortcuts,
-                 ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
-    static constexpr const char* rows[][2] = {
-        {"Space", "run / pause"},           {".", "step to the next event"},       {"R", "reset"},
-        {"[  ]", "slower / faster"},        {"Left / Right", "previous / next lesson"},
-        {"1 ... 4", "jump to a lesson"},    {"Home  or  0", "the home screen: every lesson"},
-        {"Up / Down, Enter", "pick and open a lesson (home screen)"},
-        {"Down / Up, PgDn / PgUp", "scroll the lesson's scene (the words below it)"},
-        {"Ctrl +  Ctrl -  Ctrl 0", "larger / smaller / actual size"},
-        {"H", "presenter view: the scene and its readouts only"},
-        {"C", "fold / unfold the controls (or drag their edge)"}, {"F11", "fullscreen"},
-        {"G", "guess: the next answer, or Lesson 1's box"},
-        {"N", "Lesson 2's send: type how many times as long"},
-        {"V", "the lesson's other view (Real scale, Frontier, the plot)"},
-        {"T  M", "Lesson 2: the receiver or the group; Send or All-reduce"},
-        {"Ctrl+E", "save a screenshot"},    {"?", "this help (Esc closes)"},       {"Ctrl+Q", "quit"},
-    };
-    if (ImGui::BeginTable("keys", 2)) {
-        for (const auto& r : rows) {
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(r[0]);
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(r[1]);
-        }
-        ImGui::EndTable();
-    }
-    ImGui::End();
-}
-
 }  // namespace
 
 void draw_menu(App& app) {
@@ -171,7 +139,7 @@ void draw_menu(App& app) {
 }
 
 void draw_popups(App& app) {
-    draw_shortcuts(app);
+    lessons::draw_key_help(&app.show_shortcuts, app.help_scroll);
     draw_path_popup(app);
 }
 

@@ -31,7 +31,7 @@ for id in $ids; do
     if [ $n -lt $(wc -w <<<"$ids") ]; then key Right; fi
 done
 # The other views and Lesson 2's set-up, keys only: V opens Lesson 1's Real scale and Lesson 3's
-# Frontier tab and goes back; in Lesson 2, T moves the receiver to the next node and M switches to
+# Frontier tab and goes back (T turns the Frontier's lists there); in Lesson 2, T moves the receiver to the next node and M switches to
 # All-reduce, where T takes the next group.
 key 1
 wait_for "at=layers "
@@ -43,7 +43,14 @@ wait_for "at=layers .*points=[0-9]+ view:"
 key 3
 wait_for "at=split .*frontier=0"
 key v
-wait_for "at=split .*frontier=1"
+wait_for "at=split .*frontier=1 .*list=memory"  # at these sizes the lists take turns in four tabs
+key t  # T: the Frontier tab's next list, and after the last the first
+wait_for "at=split .*frontier=1 .*list=timeline"
+shot "frontier-timeline-by-t"
+for list in search assumptions memory; do
+    key t
+    wait_for "at=split .*frontier=1 .*list=$list"
+done
 key v
 wait_for "at=split .*frontier=0"
 key 2

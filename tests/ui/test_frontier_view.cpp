@@ -371,3 +371,34 @@ TEST_CASE("the frontier tab fits the window at 1920x1080, 1280x720, 1280x560 and
         }
     }
 }
+
+TEST_CASE("T turns the Frontier tab's lists one after another, keys only, and comes back to the first") {
+    // 1024x768 at 1.5 (the panel 560 tall): the lists take turns in four tabs. 1920x1080: the
+    // memory and the step stand above the lists, which keep two tabs.
+    struct Case {
+        float w, h, scale;
+        std::vector<std::string> order;
+    };
+    for (const Case& c : {Case{1024, 560, 1.5f, {"memory", "timeline", "search", "assumptions", "memory"}},
+                          Case{1920, 1080, 1.0f, {"search", "assumptions", "search"}}}) {
+        INFO(c.w << "x" << c.h);
+        test::Headless ui(c.w, c.h, c.scale);
+        lessons::SplitPanel panel(ui.context());
+        panel.view_key();  // V: the Frontier tab
+        for (int i = 0; i < 3; ++i) ui.frame([&] { panel.draw(0.016f); });
+        CHECK_THAT(panel.status(), Catch::Contains("list=" + c.order[0]));
+        for (std::size_t k = 1; k < c.order.size(); ++k) {
+            panel.target_key();
+            for (int i = 0; i < 2; ++i) ui.frame([&] { panel.draw(0.016f); });
+            CHECK_THAT(panel.status(), Catch::Contains("list=" + c.order[k]));
+        }
+    }
+    // On the toy network T has nothing to turn: no list changes, nothing else moves.
+    test::Headless ui(1920, 1080, 1.0f);
+    lessons::SplitPanel panel(ui.context());
+    for (int i = 0; i < 2; ++i) ui.frame([&] { panel.draw(0.016f); });
+    const std::string before = panel.status();
+    panel.target_key();
+    for (int i = 0; i < 2; ++i) ui.frame([&] { panel.draw(0.016f); });
+    CHECK(panel.status() == before);
+}

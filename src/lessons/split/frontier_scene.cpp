@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "m2m/core/engine/text.hpp"
 #include "ui/view.hpp"
@@ -44,12 +46,15 @@ std::pair<float, float> stacked_bar(const ui::Theme& th, const double* parts, in
     return {p.x, w};
 }
 
-// A tab of the lists under the scene, its contents in a padded child window.
+// A tab of the lists under the scene, its contents in a padded child window. `shown` takes its id
+// when it is the tab drawn; `select` (an id, or empty) is the tab T asked for.
 template <class Draw>
-void list_tab(Context& ctx, const char* title, const char* hook, const char* child, Draw draw) {
-    const bool open = ImGui::BeginTabItem(title);
-    ctx.items.note(hook);
+void list_tab(Context& ctx, const char* title, const char* id, const char* child, std::string& shown, const std::string& select,
+              Draw draw) {
+    const bool open = ImGui::BeginTabItem(title, nullptr, select == id ? ImGuiTabItemFlags_SetSelected : 0);
+    ctx.items.note(std::string("frontier_") + id + "_tab");
     if (!open) return;
+    shown = id;
     if (child) ImGui::BeginChild(child, ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
     if (child) scroll_by_keys(ctx);
     draw();
@@ -91,20 +96,31 @@ void FrontierView::draw_lists(Context& ctx, bool tall) {
     for (int i = tall ? 2 : timeline ? 0 : 1; i < 4; ++i)
         need += ImGui::CalcTextSize(full[i]).x + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetStyle().ItemInnerSpacing.x;
     const bool short_names = need > ImGui::GetContentRegionAvail().x;
+    // The tabs shown, in order; T asks for the one after the tab drawn last (after the last, the first).
+    std::vector<const char*> ids;
+    if (!tall) ids.push_back("memory");
+    if (timeline) ids.push_back("timeline");
+    ids.insert(ids.end(), {"search", "assumptions"});
+    std::string select;
+    if (m_next_list) {
+        const auto at = std::find(ids.begin(), ids.end(), m_list_shown);
+        select = at == ids.end() || at + 1 == ids.end() ? ids.front() : *(at + 1);
+        m_next_list = false;
+    }
     if (!ImGui::BeginTabBar("frontier_lists")) return;
     if (!tall)
-        list_tab(ctx, "Memory###memory", "frontier_memory_tab", "frontier_memory", [&] {
+        list_tab(ctx, "Memory###memory", "memory", "frontier_memory", m_list_shown, select, [&] {
             draw_whole_model(ctx);
             ImGui::Spacing();
             draw_per_gpu(ctx);
         });
     if (timeline)
-        list_tab(ctx, short_names ? "Timeline###timeline" : "Step timeline###timeline", "frontier_timeline_tab", nullptr,
+        list_tab(ctx, short_names ? "Timeline###timeline" : "Step timeline###timeline", "timeline", nullptr, m_list_shown, select,
                  [&] { draw_timeline(ctx, ImGui::GetContentRegionAvail().y); });
-    list_tab(ctx, short_names ? "Best###search" : "Best layouts###search", "frontier_search_tab", "frontier_search",
+    list_tab(ctx, short_names ? "Best###search" : "Best layouts###search", "search", "frontier_search", m_list_shown, select,
              [&] { draw_search(ctx); });
-    list_tab(ctx, short_names ? "Assumptions###assumptions" : "What the estimate assumes###assumptions",
-             "frontier_assumptions_tab", "frontier_assumptions", [&] { draw_assumptions(ctx); });
+    list_tab(ctx, short_names ? "Assumptions###assumptions" : "What the estimate assumes###assumptions", "assumptions",
+             "frontier_assumptions", m_list_shown, select, [&] { draw_assumptions(ctx); });
     ImGui::EndTabBar();
 }
 

@@ -135,14 +135,15 @@ std::string FrontierView::status() const {
     std::snprintf(buf, sizeof buf,
                   "frontier open=%d model=%s gpu=%s gpus=%d tp=%d pp=%d dp=%d micro_batch=%lld global_batch=%lld "
                   "schedule=%s recompute=%s attention=%s zero=%d state_bytes=%.6g fits_one_gpu=%d min_gpus=%d problem=%s "
-                  "step_s=%.6g mfu=%.4g fits=%d search=%d",
+                  "step_s=%.6g mfu=%.4g fits=%d search=%d list=%s",
                   is_open() ? 1 : 0, m_settings.model.c_str(), m_settings.gpu.c_str(), l.gpus, l.tp, l.pp, l.dp,
                   static_cast<long long>(l.micro_batch), static_cast<long long>(l.global_batch),
                   std::string(core::schedule_kind_name(l.schedule)).c_str(), std::string(core::recompute_name(l.recompute)).c_str(),
                   std::string(core::attention_name(l.attention)).c_str(), l.zero_stage, state_bytes(),
                   m_story.fits_one_gpu ? 1 : 0, m_story.min_gpus, problem() ? problem()->field.c_str() : "none",
                   problem() ? 0.0 : estimate().step_time_s, problem() ? 0.0 : estimate().mfu,
-                  !problem() && estimate().memory.fits ? 1 : 0, m_search ? static_cast<int>(m_search->result.best.size()) : -1);
+                  !problem() && estimate().memory.fits ? 1 : 0, m_search ? static_cast<int>(m_search->result.best.size()) : -1,
+                  m_list_shown.empty() ? "none" : m_list_shown.c_str());
     return buf;
 }
 

@@ -43,6 +43,12 @@ public:
     bool draw(Context& ctx);
     void open(bool on = true) { m_tab.open(on); }
     bool is_open() const { return m_tab.is_open(); }
+    /// T: the tab of lists under the readouts after the one shown (Memory, Step timeline, Best
+    /// layouts, What the estimate assumes; after the last, the first), on the next frame drawn.
+    void next_list() { m_next_list = true; }
+    /// The id of the tab of lists shown in the last frame ("memory", "timeline", "search",
+    /// "assumptions"; empty before one is drawn).
+    const std::string& list_shown() const { return m_list_shown; }
 
     /// Asks the core for everything about `s`. Throws std::invalid_argument for an unknown model
     /// or GPU or tokens out of range (then nothing changes); a layout the core refuses is kept
@@ -118,6 +124,8 @@ private:
     std::vector<ui::TimelineRow> m_rows;  ///< m_story.rows for the timeline widget
     std::string m_gpu_sources, m_model_sources;  ///< the presets' figures and where they are from
     SpaceWrap m_wrap;
+    std::string m_list_shown;   ///< the tab of lists drawn last
+    bool m_next_list = false;   ///< T was pressed: select the tab after m_list_shown
     std::optional<ui::ThemeKind> m_coloured_for;  ///< the theme the transfer bars were coloured for (none: not yet)
 };
 

@@ -264,10 +264,12 @@ std::string SplitPanel::status() const {
                   std::string(core::placement_name(m_setup.placement)).c_str(), m_system_id.c_str(),
                   std::string(core::split_timing_name(m_setup.timing)).c_str(), m_playback.playing() ? 1 : 0, m_playback.finished() && m_playback.cursor() > 0 ? 1 : 0,
                   m_playback.cursor(), m_result.step.step_time_s, m_frontier.is_open() ? 1 : 0, m_prediction.word.c_str());
+    std::string out = buf;
+    if (m_frontier.is_open() && !m_frontier.list_shown().empty()) out += " list=" + m_frontier.list_shown();  // the tab of lists shown
     if (m_guess)  // the guess, and whether it is being shown against every strategy's bytes
-        return buf + (" guess=" + std::string(core::strategy_name(*m_guess))) + " revealed=" + (step_finished() ? "1" : "0") +
+        return out + (" guess=" + std::string(core::strategy_name(*m_guess))) + " revealed=" + (step_finished() ? "1" : "0") +
                " exchange_shown=" + (guess_pending() ? "0" : "1");
-    return buf + std::string(" exchange_shown=") + (guess_pending() ? "0" : "1");
+    return out + " exchange_shown=" + (guess_pending() ? "0" : "1");
 }
 
 }  // namespace m2m::lessons

@@ -62,8 +62,13 @@ public:
     /// Predict, then reveal: the strategy the student thinks puts the most on the wires per step
     /// (the "Predict first?" area); nullopt: no guess.
     void set_guess(std::optional<core::Strategy> s) { m_guess = s; }
-    void guess_key(bool number) override;
-    void view_key() override { m_frontier.open(!m_frontier.is_open()); }  ///< V: the Frontier tab and back  ///< G: "Predict" opens and the guess moves to the next split
+    void guess_key(bool number) override;  ///< G: "Predict" opens and the guess moves to the next split
+    void view_key() override { m_frontier.open(!m_frontier.is_open()); }  ///< V: the Frontier tab and back
+    /// T: on the Frontier tab, its next tab of lists (Memory, Step timeline, Best layouts, What the
+    /// estimate assumes); the toy network has no tabs of lists, so T does nothing there.
+    void target_key() override {
+        if (m_frontier.is_open()) m_frontier.next_list();
+    }
     std::optional<core::Strategy> guess() const { return m_guess; }
     /// Every strategy that splits the current GPU count, with its bytes per step (from the core).
     const std::vector<core::StrategyBytes>& strategy_bytes();
