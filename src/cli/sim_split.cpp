@@ -192,7 +192,7 @@ json split_json(const SplitOptions& o, const core::SplitSetup& setup, const core
     j["bubble_fraction"] = r.bubble_fraction;
     j["prediction"] = prediction_json(o, setup);
     j["sentences"] = {{"holds", r.holds_sentence}, {"exchange", r.exchange_sentence}, {"why", r.why_sentence},
-                      {"time", r.time_sentence}};
+                      {"time", r.time_sentence}, {"placement", r.placement_sentence}};
     if (o.with_timeline) j["timeline"] = timeline_json(r.step);
     return j;
 }

@@ -75,6 +75,9 @@ void time_exchanges(SplitResult& r, const Cluster& cluster);
 void summarise_rows(const SplitResult& plan, const std::vector<KernelRecord>& kernels, const std::vector<CommRecord>& comms,
                     StepTimeline& out);
 
+/// The same step in the other placement (one node against two), told beside this one: the time
+/// its GPUs would wait on exchanges there, and where two nodes wait less, why (split_placement.cpp).
+std::string placement_sentence(const SplitResult& r, const SplitResult& other);
 /// The plan told in sentences (split_sentences.cpp).
 std::string gpu_sentence(const SplitResult& r, const GpuHolding& g);
 std::string holds_sentence(const SplitResult& r);

@@ -138,6 +138,13 @@ SplitResult run_split(const NextWordModel& model, const SplitSetup& setup) {
     run_step(r);
     r.time_sentence = time_sentence(r);
     r.time_sentence_before_run = time_sentence_before_run(r);
+    if (setup.gpus >= 2 && !r.exchanges.empty()) {  // the same step in the other placement, for comparison
+        SplitSetup other = setup;
+        other.placement = setup.placement == Placement::one_node ? Placement::two_nodes : Placement::one_node;
+        SplitResult o = plan_split(model, other);
+        run_step(o);
+        r.placement_sentence = placement_sentence(r, o);
+    }
     return r;
 }
 

@@ -166,6 +166,7 @@ void SplitPanel::draw_words() {
     text(th.text, hidden ? m_result.exchange_sentence_before_run : m_result.exchange_sentence);
     text(th.text_dim, hidden ? m_result.why_sentence_before_run : m_result.why_sentence);
     text(th.text, hidden ? m_result.time_sentence_before_run : m_result.time_sentence);
+    if (!hidden && !m_result.placement_sentence.empty()) text(th.text_dim, m_result.placement_sentence);
     if (ImGui::TreeNode("Each GPU")) {
         for (const core::GpuHolding& g : m_result.gpus) text(th.text, g.sentence);
         ImGui::TreePop();

@@ -246,6 +246,10 @@ struct SplitResult {
     std::string exchange_sentence;  ///< "GPUs must exchange: ..."
     std::string why_sentence;       ///< why this collective (tensor parallel) or why none
     std::string time_sentence;      ///< "One training step takes ...: ... computing, ... exchanging, ... idle."
+    /// The same step in the other placement: "Across two nodes they would wait 25.0 µs on
+    /// exchanges, not 17.6 µs: ..." (empty on one GPU or without exchanges). It tells exchanging
+    /// time, so it stays hidden while a guess is pending, as time_sentence does.
+    std::string placement_sentence;
     /// The same three sentences for a student whose guess (which split exchanges the most bytes) is
     /// still pending: what must be exchanged, why, and the step time, without the bytes, the
     /// exchanging time, or how this split's bytes compare with another's.
