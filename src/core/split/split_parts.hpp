@@ -69,6 +69,8 @@ std::vector<Exchange> plan_exchanges(const SplitResult& r);
 /// Times every exchange on Lesson 2's cluster, builds the step's work graph, schedules it and
 /// fills r.step (split_step.cpp).
 void run_step(SplitResult& r);
+/// A collective exchange (not a send) as Lesson 2's cluster runs it: its op, bytes and GPUs.
+CollectiveSetup exchange_collective(const SplitResult& r, const Exchange& e);
 /// Each exchange on idle links, for the exchange list: a send's route, a collective's ring.
 void time_exchanges(SplitResult& r, const Cluster& cluster);
 /// Every GPU's row of the scheduled step: its tasks, idle gaps and time split (split_step_rows.cpp).

@@ -11,17 +11,6 @@ namespace m2m::core::split_detail {
 
 namespace {
 
-// A collective of the step on idle links, as time_exchanges runs it.
-CollectiveResult run_exchange(const SplitResult& r, const Cluster& cluster, const Exchange& e) {
-    CollectiveSetup cs;
-    cs.op = e.op == ExchangeOp::all_reduce ? CollectiveOp::all_reduce
-            : e.op == ExchangeOp::all_gather ? CollectiveOp::all_gather
-                                             : CollectiveOp::reduce_scatter;
-    cs.bytes = e.bytes;
-    for (int g : e.gpus) cs.group.push_back(cluster_gpu_of(r.setup, g));
-    return run_collective(cluster, cs);
-}
-
 // "the ring (LL), which runs a message this small on 1 of its 24 channels: 32.3 µs"
 std::string pick_text(const Cluster& cluster, const CollectiveResult& c) {
     const CollectiveStory st = tell(cluster, c);
@@ -59,7 +48,8 @@ std::string placement_sentence(const SplitResult& r, const SplitResult& other) {
     s += "two nodes wait less here, though InfiniBand is the slower wire.";
     if (!best) return s;
     const std::size_t k = static_cast<std::size_t>(best - one.exchanges.data());
-    const CollectiveResult c1 = run_exchange(one, cluster, *best), c2 = run_exchange(two, cluster, two.exchanges[k]);
+    const CollectiveResult c1 = run_collective(cluster, exchange_collective(one, *best)),
+                           c2 = run_collective(cluster, exchange_collective(two, two.exchanges[k]));
     return s + " The " + format_bytes(static_cast<double>(best->bytes)) + " " + std::string(exchange_op_name(best->op)) +
            " is too small for the wires' speed to matter: its time is fixed costs and how NCCL runs it. Across the "
            "nodes NCCL picks " + pick_text(cluster, c2) + "; in one node " + pick_text(cluster, c1) +

@@ -81,6 +81,16 @@ void split_detail::summarise_rows(const SplitResult& plan, const std::vector<Ker
     out.idle_fraction = out.step_time_s > 0 ? out.idle_s / out.step_time_s : 0.0;
 }
 
+CollectiveSetup split_detail::exchange_collective(const SplitResult& r, const Exchange& e) {
+    CollectiveSetup cs;
+    cs.op = e.op == ExchangeOp::all_reduce   ? CollectiveOp::all_reduce
+            : e.op == ExchangeOp::all_gather ? CollectiveOp::all_gather
+                                             : CollectiveOp::reduce_scatter;
+    cs.bytes = e.bytes;
+    for (int g : e.gpus) cs.group.push_back(cluster_gpu_of(r.setup, g));
+    return cs;
+}
+
 // Each exchange on idle links, for the exchange list: a send's route, a collective's ring.
 void split_detail::time_exchanges(SplitResult& r, const Cluster& cluster) {
     for (Exchange& e : r.exchanges) {
@@ -89,13 +99,7 @@ void split_detail::time_exchanges(SplitResult& r, const Cluster& cluster) {
             e.link = route.type;
             e.seconds = transfer_seconds(route, static_cast<double>(e.bytes));
         } else {
-            CollectiveSetup cs;
-            cs.op = e.op == ExchangeOp::all_reduce   ? CollectiveOp::all_reduce
-                    : e.op == ExchangeOp::all_gather ? CollectiveOp::all_gather
-                                                     : CollectiveOp::reduce_scatter;
-            cs.bytes = e.bytes;
-            for (int g : e.gpus) cs.group.push_back(cluster_gpu_of(r.setup, g));
-            const CollectiveResult c = run_collective(cluster, cs);
+            const CollectiveResult c = run_collective(cluster, exchange_collective(r, e));
             e.link = c.slowest;
             e.seconds = c.time_s;
         }
