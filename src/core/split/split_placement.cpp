@@ -1,7 +1,5 @@
 // The same step in the other placement: one node against two. Its exchanging time, and why it
 // differs, from the two steps the core ran and the collectives they are made of.
-#include <cmath>
-
 #include "m2m/core/engine/text.hpp"
 #include "m2m/core/rack/collectives.hpp"
 #include "m2m/core/split/split.hpp"
