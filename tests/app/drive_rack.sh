@@ -69,4 +69,18 @@ read -r _ _ _ pane_x1 _ < <(item controls)
 type_into size_slider "1e30"
 wait_for "bytes=100000000000 "
 item size_clamped >/dev/null || fail "a size past the largest was clamped without a word"
+# The box opens with the size as the slider writes it, thousands' commas and all: that reads back.
+type_into size_slider "1,024 B"
+wait_for "bytes=1024 "
+# A note about Send's size goes with Send: All-reduce's size slider says nothing of it. The app
+# prints its noted controls whole when they change: the last list printed in All-reduce mode (it
+# holds algo_auto) must come to hold no note (within 10 s: a sanitizer build is slow).
+type_into size_slider "-5 GB"
+wait_for "bytes=1000 "
+key m
+wait_for "mode=allreduce "
+last_list() { awk '/^state:/ { if (list ~ /algo_auto /) last = list; list = ""; next } { list = list $0 "\n" } END { printf "%s", last }' "$log"; }
+for _ in $(seq 100); do grep -q '^algo_auto ' <<<"$(last_list)" && ! grep -q '^size_clamped ' <<<"$(last_list)" && break; sleep 0.1; done
+grep -q '^algo_auto ' <<<"$(last_list)" || fail "All-reduce's controls were never listed"
+! grep -q '^size_clamped ' <<<"$(last_list)" || fail "Send's size note stayed under All-reduce's slider"
 echo "PASS: a GPU and the summary of the other nodes in the zoomed drawing, and Send, gave InfiniBand; 'same node' gave NVLink; 16 GB and 64M typed ($(grep -c '^state:' "$log") state lines)"

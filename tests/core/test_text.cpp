@@ -79,7 +79,13 @@ TEST_CASE("a size typed back as the app writes it, or as nccl-tests does") {
     CHECK(parse_bytes_text(" 4k ") == 4096);
     CHECK(parse_bytes_text("-5") == -5);  // a number past any slider's smallest size: clamped there
     CHECK(parse_bytes_text("0") == 0);
-    for (const char* bad : {"", "GB", "lots", "16 GBs", "nan", "inf", "1e999"}) {
+    // Written out with its thousands' commas, as Lesson 2's slider shows a size under 10 KB (the
+    // box opens with "1,024 B" in it), or in words.
+    CHECK(parse_bytes_text("1,024 B") == 1024);
+    CHECK(parse_bytes_text("1,000,000") == 1e6);
+    CHECK(parse_bytes_text("100 bytes") == 100);
+    CHECK(parse_bytes_text("1 Byte") == 1);
+    for (const char* bad : {"", "GB", "lots", "16 GBs", "nan", "inf", "1e999", "1,5 MB", "0x400", ",024 B", "10,24 KB"}) {
         INFO(bad);
         CHECK_FALSE(parse_bytes_text(bad));
     }

@@ -75,30 +75,12 @@ std::string format_bytes(double bytes) {
     return printf_text("%.3g", bytes) + " " + units[u];
 }
 
-std::optional<double> parse_bytes_text(std::string_view text) {
-    std::string t(text);
-    char* end = nullptr;
-    const double v = std::strtod(t.c_str(), &end);
-    if (end == t.c_str()) return std::nullopt;
-    std::string unit;
-    for (const char* c = end; *c; ++c)
-        if (!std::isspace(static_cast<unsigned char>(*c))) unit += static_cast<char>(std::tolower(static_cast<unsigned char>(*c)));
-    static const std::pair<const char*, double> units[] = {
-        {"", 1},     {"b", 1},       {"kb", 1e3},    {"mb", 1e6},    {"gb", 1e9},    {"tb", 1e12},
-        {"k", 0x1p10}, {"kib", 0x1p10}, {"m", 0x1p20}, {"mib", 0x1p20}, {"g", 0x1p30}, {"gib", 0x1p30},
-        {"t", 0x1p40}, {"tib", 0x1p40}};
-    for (const auto& [name, scale] : units)
-        if (unit == name) {
-            const double bytes = v * scale;
-            if (!std::isfinite(bytes)) return std::nullopt;  // 0 or below is a number: a slider clamps it
-            return bytes;
-        }
-    return std::nullopt;
-}
+namespace {
 
-std::optional<double> parse_count_text(std::string_view text) {
-    // The thousands' commas left out, as format_count writes them; a comma anywhere else ("1,5",
-    // a decimal comma) makes it no count, as does a hexadecimal "0x400" that strtod would take.
+// The text with the thousands' commas taken out, as format_count writes them ("1,024 B"); nullopt
+// where a comma stands anywhere else ("1,5", a decimal comma) or the number is hexadecimal
+// ("0x400", which strtod would take).
+std::optional<std::string> without_thousands(std::string_view text) {
     std::string t;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
@@ -111,9 +93,39 @@ std::optional<double> parse_count_text(std::string_view text) {
         while (i + 1 + digits < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1 + digits]))) ++digits;
         if (digits != 3 || i == 0 || !std::isdigit(static_cast<unsigned char>(text[i - 1]))) return std::nullopt;
     }
+    return t;
+}
+
+}  // namespace
+
+std::optional<double> parse_bytes_text(std::string_view text) {
+    const std::optional<std::string> t = without_thousands(text);
+    if (!t) return std::nullopt;
     char* end = nullptr;
-    const double v = std::strtod(t.c_str(), &end);
-    if (end == t.c_str() || !std::isfinite(v)) return std::nullopt;
+    const double v = std::strtod(t->c_str(), &end);
+    if (end == t->c_str()) return std::nullopt;
+    std::string unit;
+    for (const char* c = end; *c; ++c)
+        if (!std::isspace(static_cast<unsigned char>(*c))) unit += static_cast<char>(std::tolower(static_cast<unsigned char>(*c)));
+    static const std::pair<const char*, double> units[] = {
+        {"", 1},     {"b", 1},       {"byte", 1},    {"bytes", 1},   {"kb", 1e3},    {"mb", 1e6},    {"gb", 1e9},
+        {"tb", 1e12}, {"k", 0x1p10}, {"kib", 0x1p10}, {"m", 0x1p20}, {"mib", 0x1p20}, {"g", 0x1p30}, {"gib", 0x1p30},
+        {"t", 0x1p40}, {"tib", 0x1p40}};
+    for (const auto& [name, scale] : units)
+        if (unit == name) {
+            const double bytes = v * scale;
+            if (!std::isfinite(bytes)) return std::nullopt;  // 0 or below is a number: a slider clamps it
+            return bytes;
+        }
+    return std::nullopt;
+}
+
+std::optional<double> parse_count_text(std::string_view text) {
+    const std::optional<std::string> t = without_thousands(text);
+    if (!t) return std::nullopt;
+    char* end = nullptr;
+    const double v = std::strtod(t->c_str(), &end);
+    if (end == t->c_str() || !std::isfinite(v)) return std::nullopt;
     for (const char* c = end; *c; ++c)
         if (!std::isspace(static_cast<unsigned char>(*c))) return std::nullopt;
     return v;

@@ -69,6 +69,7 @@ void RackPanel::set_hardware(std::string_view system_id) {
 
 void RackPanel::set_mode(Mode mode) {
     m_scroll_top |= mode != m_mode;  // the other mode's scene starts at its top (its readouts' names in sight)
+    if (mode != m_mode) m_size_box.clear_note();  // the note spoke of the other mode's size
     m_mode = mode;
     recompute();
 }

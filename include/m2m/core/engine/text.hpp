@@ -19,10 +19,11 @@ std::string format_count(std::int64_t n);
 /// Bytes in decimal units, as link rates and memory sizes are quoted (1 KB = 1,000 bytes), three
 /// significant figures: 512 -> "512 B", 1000 -> "1 KB", 58200 -> "58.2 KB", 2.79e12 -> "2.79 TB".
 std::string format_bytes(double bytes);
-/// A size as a person types it back: "16 GB", "1.5 MB", "1e9", "1024" (bytes); KB, MB, GB, TB in
-/// powers of 1000 as format_bytes writes them; KiB, MiB, GiB, TiB and nccl-tests' K, M, G, T in
-/// powers of 1024. Spaces around the unit and its case do not matter. nullopt for anything else
-/// or a number that is not finite; 0 and below are numbers (a slider clamps them to its smallest).
+/// A size as a person types it back: "16 GB", "1.5 MB", "1e9", "1024", "1,024 B", "100 bytes";
+/// KB, MB, GB, TB in powers of 1000 as format_bytes writes them; KiB, MiB, GiB, TiB and
+/// nccl-tests' K, M, G, T in powers of 1024. Spaces around the unit and its case do not matter;
+/// commas only as thousands' commas. nullopt for anything else (hexadecimal included) or a number
+/// that is not finite; 0 and below are numbers (a slider clamps them to its smallest).
 std::optional<double> parse_bytes_text(std::string_view text);
 /// A count as a person types it: "1024", "1,024", "1e4", spaces around it allowed. nullopt for
 /// anything else (words, a unit, a comma that is no thousands' comma as in "1,5", hexadecimal, a
