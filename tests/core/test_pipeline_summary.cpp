@@ -1,6 +1,7 @@
 // The summarised pipeline timing (steady state read from two short pipelines) against every pass timed.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -65,4 +66,36 @@ TEST_CASE("a short pipeline is timed pass by pass, every pass kept") {
     CHECK(summary.end_s == full.end_s);
     CHECK(summary.passes.size() == full.passes.size());
     for (const auto& s : summary.steady) CHECK(s.passes == 0);
+}
+
+TEST_CASE("GPipe's summarised steady state is its forwards, the bubble, then its backwards, where every pass timed puts them") {
+    // A reviewer saw GPipe's 96 micro-batches drawn as forwards and backwards in turn, as 1F1B's are.
+    for (bool block : {false, true}) {
+        const PipelineTiming p = uneven(PipelineSchedule::gpipe, 8, 1, 96, block);
+        const auto full = m2m::core::time_pipeline_fully(p, true);
+        const auto summary = m2m::core::time_pipeline(p, true);
+        INFO((block ? "sends block" : "sends overlap"));
+        for (const auto& s : summary.steady) {
+            INFO("stage " << s.stage);
+            REQUIRE(s.passes > 0);
+            CHECK(s.blocks);
+            CHECK(s.forwards == s.passes / 2);  // each micro-batch's forward and backward
+            CHECK(s.start_s < s.forward_end_s);
+            CHECK(s.forward_end_s <= s.backward_start_s);  // the bubble between them (none on the last stage)
+            CHECK(s.backward_start_s < s.end_s);
+            // Against every pass timed: the stage's last forward ends, and its first backward
+            // starts, within 1% of the step.
+            double last_forward = 0, first_backward = full.end_s;
+            for (const auto& r : full.passes)
+                if (r.virtual_stage == s.stage) {
+                    if (r.forward) last_forward = std::max(last_forward, r.end_s);
+                    else first_backward = std::min(first_backward, r.start_s);
+                }
+            CHECK(s.forward_end_s == Approx(last_forward).margin(0.01 * full.end_s));
+            CHECK(s.backward_start_s == Approx(first_backward).margin(0.01 * full.end_s));
+        }
+    }
+    // 1F1B takes them in turn.
+    for (const auto& s : m2m::core::time_pipeline(uneven(PipelineSchedule::one_f_one_b, 8, 1, 96, false), true).steady)
+        CHECK_FALSE(s.blocks);
 }

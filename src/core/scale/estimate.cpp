@@ -54,8 +54,18 @@ void keep_tasks(const EstimateSetup& setup, const std::vector<StageCost>& stages
             e.tasks.push_back({TrainingTaskKind::zero_traffic, k, mb, c, r.start_s, std::min(r.end_s, r.start_s + exposed + hidden),
                                exposed, 1});
     }
-    for (const SteadySpan& s : t.steady)
-        if (s.passes > 0) e.tasks.push_back({TrainingTaskKind::steady, s.stage, -1, 0, s.start_s, s.end_s, 0, s.passes});
+    for (const SteadySpan& s : t.steady) {
+        if (s.passes <= 0) continue;
+        if (!s.blocks) {
+            e.tasks.push_back({TrainingTaskKind::steady, s.stage, -1, 0, s.start_s, s.end_s, 0, s.passes});
+            continue;
+        }
+        if (s.forwards > 0)
+            e.tasks.push_back({TrainingTaskKind::steady_forwards, s.stage, -1, 0, s.start_s, s.forward_end_s, 0, s.forwards});
+        if (s.passes > s.forwards)
+            e.tasks.push_back({TrainingTaskKind::steady_backwards, s.stage, -1, 0, s.backward_start_s, s.end_s, 0,
+                               s.passes - s.forwards});
+    }
     for (const PassTime& r : t.sends)  // a send's row is its sender's
         e.tasks.push_back({r.forward ? TrainingTaskKind::send_forward : TrainingTaskKind::send_backward, r.virtual_stage % p,
                            static_cast<int>(r.micro_batch), r.virtual_stage / p, r.start_s, r.end_s,

@@ -104,46 +104,78 @@ void add_task(StepRow& row, const TrainingTask& t, const Estimate& e, const Step
         case TrainingTaskKind::param_gather: transfer(links.dp, StepTraffic::weight_gather); return;
         case TrainingTaskKind::zero_traffic: transfer(links.dp, StepTraffic::zero); return;
         case TrainingTaskKind::join:
-        case TrainingTaskKind::steady: return;
+        case TrainingTaskKind::steady:
+        case TrainingTaskKind::steady_forwards:
+        case TrainingTaskKind::steady_backwards: return;
     }
 }
 
-// A stage's steady state, summarised by the estimator as one span of `passes` passes, a forward and
-// a backward in turn: drawn as that, stripe pairs in the stage's own forward : backward proportion
-// (its chunks' average), each stripe ending in its exposed collectives and followed by its send
-// where the stage sends that way, as the fill's and the drain's are. At most 24 pairs, each then
-// standing for several of the real ones, which are thinner than a pixel on a long step anyway; the
-// stripes say what the span is, the hover how many passes each pair stands for.
-void add_steady(StepRow& row, const TrainingTask& t, const Estimate& e, const StepLinks& links, int pp) {
-    const std::size_t nv = e.stages.size();
-    const std::vector<LinkType>& sends = links.sends;
+// What a stage's passes in a summarised steady state are made of: its chunks' forward and backward
+// times, their exposed collectives, and its sends each way, with the link they take.
+struct SteadyWork {
     double f = 0, b = 0, fs = 0, bs = 0;
     Exposed fx, bx;
     int fn = 0, bn = 0, chunks = 0;
     bool f_ib = false, b_ib = false;
-    for (std::size_t j = static_cast<std::size_t>(t.stage); j < nv; j += static_cast<std::size_t>(pp)) {
-        ++chunks;
-        f += e.stages[j].forward_s;
-        b += e.stages[j].backward_s;
-        for (int k = 0; k < 3; ++k) fx.s[k] += exposed_of(e.stages[j], true).s[k], bx.s[k] += exposed_of(e.stages[j], false).s[k];
-        if (j + 1 < nv) fs += e.stages[j].send_s, ++fn, f_ib = f_ib || (j < sends.size() && sends[j] == LinkType::infiniband);
-        if (j > 0) bs += e.stages[j - 1].send_s, ++bn, b_ib = b_ib || (j - 1 < sends.size() && sends[j - 1] == LinkType::infiniband);
+};
+SteadyWork steady_work(int stage, const Estimate& e, const StepLinks& links, int pp) {
+    const std::size_t nv = e.stages.size();
+    const std::vector<LinkType>& sends = links.sends;
+    SteadyWork w;
+    for (std::size_t j = static_cast<std::size_t>(stage); j < nv; j += static_cast<std::size_t>(pp)) {
+        ++w.chunks;
+        w.f += e.stages[j].forward_s;
+        w.b += e.stages[j].backward_s;
+        for (int k = 0; k < 3; ++k) w.fx.s[k] += exposed_of(e.stages[j], true).s[k], w.bx.s[k] += exposed_of(e.stages[j], false).s[k];
+        if (j + 1 < nv) w.fs += e.stages[j].send_s, ++w.fn, w.f_ib = w.f_ib || (j < sends.size() && sends[j] == LinkType::infiniband);
+        if (j > 0) w.bs += e.stages[j - 1].send_s, ++w.bn, w.b_ib = w.b_ib || (j - 1 < sends.size() && sends[j - 1] == LinkType::infiniband);
     }
+    return w;
+}
+
+// A stage's steady state, summarised by the estimator as one span of `passes` passes, a forward and
+// a backward in turn (1F1B, interleaved): drawn as that, stripe pairs in the stage's own forward :
+// backward proportion (its chunks' average), each stripe ending in its exposed collectives and
+// followed by its send where the stage sends that way, as the fill's and the drain's are. At most
+// 24 pairs, each then standing for several of the real ones, which are thinner than a pixel on a
+// long step anyway; the stripes say what the span is, the hover how many passes each pair stands for.
+void add_steady(StepRow& row, const TrainingTask& t, const Estimate& e, const StepLinks& links, int pp) {
+    const SteadyWork w = steady_work(t.stage, e, links, pp);
     const std::int64_t pairs = std::clamp<std::int64_t>(t.passes / 2, 1, 24);
-    const double period = (t.end_s - t.start_s) / static_cast<double>(pairs), share = f + b > 0 ? f / (f + b) : 0.5;
+    const double period = (t.end_s - t.start_s) / static_cast<double>(pairs), share = w.f + w.b > 0 ? w.f / (w.f + w.b) : 0.5;
     // The share of the span the stage computes: its passes' own time (a forward and a backward of
     // its chunks' average each pair) against the span. A stage lighter than the slowest waits for
     // it, and that wait shows as a gap after each pair of stripes, not as stripes stretched over it.
-    const double work = static_cast<double>(t.passes) / 2.0 * (f + b) / std::max(chunks, 1);
+    const double work = static_cast<double>(t.passes) / 2.0 * (w.f + w.b) / std::max(w.chunks, 1);
     const double busy = t.end_s > t.start_s ? std::clamp(work / (t.end_s - t.start_s), 0.0, 1.0) : 1.0;
     for (std::int64_t i = 0; i < pairs; ++i) {
         const double s0 = t.start_s + static_cast<double>(i) * period, mid = s0 + share * busy * period,
                      s1 = s0 + busy * period;
         const std::int64_t n = (i + 1) * t.passes / pairs - i * t.passes / pairs;  // an even share of the passes
-        add_pass(row, s0, mid, StepBarKind::forward, fx, f, links, n);
-        if (fn > 0 && fs > 0) row.bars.push_back({mid, mid + fs / fn, StepBarKind::transfer, wire(f_ib), StepTraffic::stage_send, n});
-        add_pass(row, mid, s1, StepBarKind::backward, bx, b, links, n);
-        if (bn > 0 && bs > 0) row.bars.push_back({s1, s1 + bs / bn, StepBarKind::transfer, wire(b_ib), StepTraffic::stage_send, n});
+        add_pass(row, s0, mid, StepBarKind::forward, w.fx, w.f, links, n);
+        if (w.fn > 0 && w.fs > 0) row.bars.push_back({mid, mid + w.fs / w.fn, StepBarKind::transfer, wire(w.f_ib), StepTraffic::stage_send, n});
+        add_pass(row, mid, s1, StepBarKind::backward, w.bx, w.b, links, n);
+        if (w.bn > 0 && w.bs > 0) row.bars.push_back({s1, s1 + w.bs / w.bn, StepBarKind::transfer, wire(w.b_ib), StepTraffic::stage_send, n});
+    }
+}
+
+// GPipe's steady state: a stage's forwards one after another (or, after the bubble, its backwards),
+// summarised as one span: drawn as at most 24 stripes of that pass, each ending in its exposed
+// collectives and followed by its send, a gap after each where the stage waits for a slower one.
+void add_steady_run(StepRow& row, const TrainingTask& t, const Estimate& e, const StepLinks& links, int pp) {
+    const SteadyWork w = steady_work(t.stage, e, links, pp);
+    const bool fwd = t.kind == TrainingTaskKind::steady_forwards;
+    const double pass = (fwd ? w.f : w.b) / std::max(w.chunks, 1);
+    const std::int64_t stripes = std::clamp<std::int64_t>(t.passes, 1, 24);
+    const double period = (t.end_s - t.start_s) / static_cast<double>(stripes);
+    const double work = static_cast<double>(t.passes) * pass;
+    const double busy = t.end_s > t.start_s ? std::clamp(work / (t.end_s - t.start_s), 0.0, 1.0) : 1.0;
+    const double send = fwd ? (w.fn > 0 ? w.fs / w.fn : 0.0) : (w.bn > 0 ? w.bs / w.bn : 0.0);
+    for (std::int64_t i = 0; i < stripes; ++i) {
+        const double s0 = t.start_s + static_cast<double>(i) * period, s1 = s0 + busy * period;
+        const std::int64_t n = (i + 1) * t.passes / stripes - i * t.passes / stripes;
+        add_pass(row, s0, s1, fwd ? StepBarKind::forward : StepBarKind::backward, fwd ? w.fx : w.bx, fwd ? w.f : w.b, links, n);
+        if (send > 0) row.bars.push_back({s1, s1 + send, StepBarKind::transfer, wire(fwd ? w.f_ib : w.b_ib), StepTraffic::stage_send, n});
     }
 }
 
@@ -157,6 +189,10 @@ std::vector<StepRow> step_rows(const EstimateSetup& s, const Estimate& e, const 
         StepRow& row = rows[static_cast<std::size_t>(t.stage)];
         if (t.kind == TrainingTaskKind::steady) {
             if (t.passes > 0) add_steady(row, t, e, links, pp);
+            continue;
+        }
+        if (t.kind == TrainingTaskKind::steady_forwards || t.kind == TrainingTaskKind::steady_backwards) {
+            if (t.passes > 0) add_steady_run(row, t, e, links, pp);
             continue;
         }
         add_task(row, t, e, links, static_cast<std::size_t>(pp));

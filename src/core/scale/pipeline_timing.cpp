@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 namespace m2m::core {
@@ -73,6 +74,13 @@ private:
         s.stage = k;
         s.end_s = t.end_s;
         ++s.passes;
+        s.blocks = m_p.schedule == PipelineSchedule::gpipe;  // every forward, then every backward
+        if (t.forward) {
+            ++s.forwards;
+            s.forward_end_s = t.end_s;
+        } else if (s.passes - s.forwards == 1) {
+            s.backward_start_s = t.start_s;
+        }
     }
 
     // Runs stage k's passes until one waits for an input that has not arrived.
@@ -137,8 +145,11 @@ void check(const PipelineTiming& p) {
 }
 
 // The long pipeline's times from a short one's: every event after the steady state moves by
-// `shift`, and the drain's micro-batches are `more` further on.
-void stretch(PipelineTimes& t, const PipelineTiming& p, std::int64_t more, double shift) {
+// `shift`, and the drain's micro-batches are `more` further on. GPipe's spans also move where their
+// forwards end and their backwards start: by as much per micro-batch as they moved from
+// `one_less`, the same pipeline a micro-batch shorter (each stage's forwards keep their own pace
+// or an earlier stage's; its backwards wait for the last stage's forwards).
+void stretch(PipelineTimes& t, const PipelineTiming& p, std::int64_t more, double shift, const PipelineTimes* one_less) {
     for (double& e : t.stage_end_s) e += shift;
     t.end_s += shift;
     t.busy_s = 0;
@@ -151,11 +162,24 @@ void stretch(PipelineTimes& t, const PipelineTiming& p, std::int64_t more, doubl
                 r.end_s += shift;
                 r.micro_batch += more;
             }
-    for (SteadySpan& s : t.steady)
-        if (s.passes > 0) {
-            s.end_s += shift;
-            s.passes += 2 * more * p.chunks;
-        }
+    for (SteadySpan& s : t.steady) {
+        if (s.passes <= 0) continue;
+        s.end_s += shift;
+        s.passes += 2 * more * p.chunks;
+        if (!s.blocks) continue;
+        s.forwards += more * p.chunks;
+        if (!one_less) continue;
+        double last_forward = 0, first_backward = s.backward_start_s;
+        for (const PassTime& r : one_less->passes)
+            if (r.virtual_stage == s.stage) {
+                if (r.forward) last_forward = std::max(last_forward, r.end_s);
+                else first_backward = std::min(first_backward, r.start_s);
+            }
+        const double m = static_cast<double>(more);
+        const double forward_end = s.forward_end_s, backward_start = s.backward_start_s;
+        s.forward_end_s += m * (forward_end - last_forward);
+        s.backward_start_s += m * (backward_start - first_backward);
+    }
 }
 
 }  // namespace
@@ -185,12 +209,17 @@ PipelineTimes time_pipeline(const PipelineTiming& p, bool keep) {
     PipelineTimes t = timer.run();
     const auto [lo, hi] = std::minmax_element(timer.spacings().begin(), timer.spacings().end());
     double period = *lo;
-    if (*hi - *lo > 1e-12 * std::max(1.0, std::fabs(*hi))) {
+    // GPipe's spans read where their forwards end and backwards start from that shorter pipeline's
+    // passes, so it keeps them (its few passes are all kept).
+    const bool blocks = keep && p.schedule == PipelineSchedule::gpipe;
+    std::optional<PipelineTimes> one_less;
+    if (blocks || *hi - *lo > 1e-12 * std::max(1.0, std::fabs(*hi))) {
         shorter.micro_batches = longer - group;
-        period = t.end_s - PipelineTimer(shorter, false).run().end_s;
+        one_less = PipelineTimer(shorter, blocks).run();
+        if (*hi - *lo > 1e-12 * std::max(1.0, std::fabs(*hi))) period = t.end_s - one_less->end_s;
     }
     const std::int64_t more = p.micro_batches - longer;
-    stretch(t, p, more, static_cast<double>(more / group) * period);
+    stretch(t, p, more, static_cast<double>(more / group) * period, blocks ? &*one_less : nullptr);
     return t;
 }
 

@@ -23,6 +23,8 @@ std::string_view training_task_name(TrainingTaskKind k) {
         case TrainingTaskKind::join: return "join";
         case TrainingTaskKind::zero_traffic: return "zero_traffic";
         case TrainingTaskKind::steady: return "steady";
+        case TrainingTaskKind::steady_forwards: return "steady_forwards";
+        case TrainingTaskKind::steady_backwards: return "steady_backwards";
     }
     return "?";
 }

@@ -29,12 +29,17 @@ struct PassTime {
     bool late = false;  ///< one of its stage's last passes (the drain), after the steady state
 };
 
-/// The steady state of one stage, summarised: `passes` passes (forwards and backwards in turn)
-/// between start_s and end_s that repeat the same work, not listed one by one.
+/// The steady state of one stage, summarised: `passes` passes between start_s and end_s that
+/// repeat the same work, not listed one by one. 1F1B and interleaving take forwards and backwards
+/// in turn; GPipe (`blocks`) runs the span's `forwards` forwards first, ending at forward_end_s,
+/// and its backwards from backward_start_s on, the bubble between them.
 struct SteadySpan {
     int stage = 0;
     std::int64_t passes = 0;
     double start_s = 0, end_s = 0;
+    bool blocks = false;
+    std::int64_t forwards = 0;
+    double forward_end_s = 0, backward_start_s = 0;
 };
 
 struct PipelineTimes {

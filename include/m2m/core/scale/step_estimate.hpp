@@ -92,6 +92,8 @@ enum class TrainingTaskKind {
     forward, backward, send_forward, send_backward, dp_reduce, optimizer, param_gather, join,
     zero_traffic,  ///< ZeRO 2/3 gathers and reduce-scatters during one pass (their own track)
     steady,        ///< a stage's steady state summarised: `passes` forwards and backwards in turn
+    steady_forwards,   ///< GPipe's: a stage's `passes` forwards one after another, summarised
+    steady_backwards,  ///< GPipe's: its `passes` backwards, after the bubble
 };
 std::string_view training_task_name(TrainingTaskKind k);
 
