@@ -40,7 +40,11 @@ public:
 
 private:
     int width(int l) const { return m_r.layers[static_cast<std::size_t>(l)].neurons; }
-    const std::string& name(int l) const { return m_r.layers[static_cast<std::size_t>(l)].name; }
+    /// A layer as a sentence names it: "the embedding", "hidden 2", "the output layer".
+    std::string name(int l) const {
+        const std::string& n = m_r.layers[static_cast<std::size_t>(l)].name;
+        return n == "output" ? "the output layer" : n == "embedding" ? "the embedding" : n;
+    }
     int first(int st) const { return m_r.stage_first_layer[static_cast<std::size_t>(st)]; }
     int last(int st) const { return stage_last(m_r.stage_first_layer, m_layers, st); }
     /// `values` bf16 values for each prompt of a micro-batch.
