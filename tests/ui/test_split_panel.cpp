@@ -314,3 +314,46 @@ TEST_CASE("FSDP in Lesson 3: each card keeps a shard and borrows each whole laye
     bad["strategy"] = "zero3";
     CHECK_THROWS_WITH(other.load_state(bad), Catch::Contains("fsdp"));
 }
+
+TEST_CASE("every exchange is told whole: a table where its columns fit, two lines an exchange where they do not") {
+    // 1024x768 at 1.5 in presenter view: the words pane is a third of the window wide, and the
+    // table's "what" column shrank to a letter a line, its last columns cut.
+    struct Case {
+        float w, h, scale;
+        bool presenter;
+        const char* shown;
+    };
+    for (const Case& c : {Case{1024, 768, 1.5f, true, "exchange_list"}, Case{1920, 1080, 1.0f, false, "exchange_table"}}) {
+        INFO(c.w << "x" << c.h << " at " << c.scale);
+        test::Headless ui(c.w, c.h, c.scale);
+        ui.context().view.presenter = c.presenter;
+        lessons::SplitPanel panel(ui.context());
+        panel.apply(with(panel, core::Strategy::tensor, 8));
+        auto frames = [&](int n, int scroll) {
+            for (int i = 0; i < n; ++i) {
+                ui.context().scene_scroll = scroll;  // Down, as the app's keys set it
+                ui.frame([&] { panel.draw(0); });
+            }
+            ui.context().scene_scroll = 0;
+        };
+        frames(2, 0);
+        frames(40, 1);  // the words pane to its foot, where "Every exchange" is
+        const auto r = ui.context().items.rect("every_exchange");
+        REQUIRE(r);
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = ImVec2((r->x + r->z) * 0.5f, (r->y + r->w) * 0.5f);
+        frames(1, 0);
+        io.MouseDown[0] = true;
+        frames(1, 0);
+        io.MouseDown[0] = false;  // a tree node opens on the release, over it
+        frames(1, 0);
+        io.MousePos = ImVec2(-1, -1);
+        frames(2, 0);
+        CHECK(ui.context().items.rect(c.shown));
+        for (int k = 0; k < 60; ++k) {  // down through every exchange, nothing cut at any point
+            frames(1, 1);
+            INFO(ui.clipped_text());
+            REQUIRE(ui.clipped().empty());
+        }
+    }
+}

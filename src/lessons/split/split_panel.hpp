@@ -104,6 +104,7 @@ private:
     void draw_readouts();
     void draw_words();
     void draw_exchange_table();  ///< "Every exchange": one row per exchange of the step
+    void draw_exchange_list();   ///< the same, two lines an exchange, where the table's columns do not fit
     void draw_prompt();
     void draw_prompt_bars();  ///< the prediction's top words as bars
     void draw_predict();  ///< the collapsed "Predict first?" area under the playback

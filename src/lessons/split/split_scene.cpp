@@ -171,13 +171,54 @@ void SplitPanel::draw_words() {
         for (const core::GpuHolding& g : m_result.gpus) text(th.text, g.sentence);
         ImGui::TreePop();
     }
-    if (!m_result.exchanges.empty() && !hidden && ImGui::TreeNode("Every exchange")) {
+    const bool every = !m_result.exchanges.empty() && !hidden && ImGui::TreeNode("Every exchange");
+    if (!m_result.exchanges.empty() && !hidden) m_ctx.items.note("every_exchange");
+    if (every) {
         draw_exchange_table();
         ImGui::TreePop();
     }
 }
 
+namespace {
+
+std::string peers_text(const core::Exchange& e) {
+    std::string peers;
+    for (int g : e.gpus) peers += (peers.empty() ? "" : ",") + std::to_string(g);
+    return peers;
+}
+
+std::string times_text(const core::Exchange& e) {
+    return core::format_bytes(static_cast<double>(e.bytes)) + " \xc3\x97 " + std::to_string(e.times);
+}
+
+std::string link_text(const core::Exchange& e) {
+    return std::string(core::link_type_label(e.link)) + ", " + core::format_seconds(e.seconds);
+}
+
+}  // namespace
+
 void SplitPanel::draw_exchange_table() {
+    // The table's columns but "what" at their widest, and "what" eight font sizes wide: where the
+    // pane is narrower (1024x768 at 1.5 in presenter view) "what" shrank to a letter a line and
+    // the last columns were cut, so each exchange is told in two lines instead.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    float widths[5] = {ImGui::CalcTextSize("collective").x, ImGui::CalcTextSize("GPUs").x,
+                       ImGui::CalcTextSize("bytes \xc3\x97 times").x, ImGui::CalcTextSize("on the wires").x,
+                       ImGui::CalcTextSize("link, time").x};
+    for (const core::Exchange& e : m_result.exchanges) {
+        const std::string_view op = core::exchange_op_name(e.op);
+        widths[0] = std::max(widths[0], ImGui::CalcTextSize(op.data(), op.data() + op.size()).x);
+        widths[1] = std::max(widths[1], ImGui::CalcTextSize(peers_text(e).c_str()).x);
+        widths[2] = std::max(widths[2], ImGui::CalcTextSize(times_text(e).c_str()).x);
+        widths[4] = std::max(widths[4], ImGui::CalcTextSize(link_text(e).c_str()).x);
+    }
+    float need = ImGui::GetFontSize() * 8.0f + 6 * 2 * style.CellPadding.x;
+    for (float w : widths) need += w;
+    if (need > ImGui::GetContentRegionAvail().x) {
+        draw_exchange_list();
+        m_ctx.items.note("exchange_list");
+        return;
+    }
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerV;
     // The tensors' bytes, and what they put on the wires, which the guess and its reveal count.
     if (!ImGui::BeginTable("exchanges", 6, flags)) return;
@@ -200,17 +241,14 @@ void SplitPanel::draw_exchange_table() {
         ImGui::TextUnformatted(e.what.c_str());
         ImGui::PopTextWrapPos();
         ImGui::TableNextColumn();
-        std::string peers;
-        for (int g : e.gpus) peers += (peers.empty() ? "" : ",") + std::to_string(g);
-        ImGui::TextUnformatted(peers.c_str());
+        ImGui::TextUnformatted(peers_text(e).c_str());
         ImGui::TableNextColumn();
-        ImGui::Text("%s \xc3\x97 %d", core::format_bytes(static_cast<double>(e.bytes)).c_str(), e.times);
+        ImGui::TextUnformatted(times_text(e).c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(core::format_bytes(core::wire_bytes(e) * e.times).c_str());
         ImGui::TableNextColumn();
-        const std::string_view link = core::link_type_label(e.link);
         ImGui::PushStyleColor(ImGuiCol_Text, m_ctx.view.theme.link(e.link));
-        ImGui::Text("%.*s, %s", static_cast<int>(link.size()), link.data(), core::format_seconds(e.seconds).c_str());
+        ImGui::TextUnformatted(link_text(e).c_str());
         ImGui::PopStyleColor();
     }
     // The sums the sentence above and the guess's reveal give.
@@ -222,6 +260,18 @@ void SplitPanel::draw_exchange_table() {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(core::format_bytes(m_result.wire_bytes).c_str());
     ImGui::EndTable();
+    m_ctx.items.note("exchange_table");
+}
+
+void SplitPanel::draw_exchange_list() {
+    const auto& th = m_ctx.view.theme;
+    for (const core::Exchange& e : m_result.exchanges) {
+        text(th.text, std::string(core::exchange_op_name(e.op)) + ", GPUs " + peers_text(e) + ": " + e.what);
+        text(th.link(e.link), times_text(e) + ", " + core::format_bytes(core::wire_bytes(e) * e.times) + " on the wires; " +
+                                  link_text(e));
+    }
+    text(th.text, "In all: " + core::format_bytes(static_cast<double>(m_result.exchanged_bytes)) + " of tensors, " +
+                      core::format_bytes(m_result.wire_bytes) + " on the wires.");
 }
 
 void SplitPanel::draw_prompt() {
