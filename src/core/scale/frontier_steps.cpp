@@ -174,8 +174,10 @@ void add_steady_run(StepRow& row, const TrainingTask& t, const Estimate& e, cons
     for (std::int64_t i = 0; i < stripes; ++i) {
         const double s0 = t.start_s + static_cast<double>(i) * period, s1 = s0 + busy * period;
         const std::int64_t n = (i + 1) * t.passes / stripes - i * t.passes / stripes;
+        const std::size_t first = row.bars.size();
         add_pass(row, s0, s1, fwd ? StepBarKind::forward : StepBarKind::backward, fwd ? w.fx : w.bx, fwd ? w.f : w.b, links, n);
         if (send > 0) row.bars.push_back({s1, s1 + send, StepBarKind::transfer, wire(fwd ? w.f_ib : w.b_ib), StepTraffic::stage_send, n});
+        for (std::size_t k = first; k < row.bars.size(); ++k) row.bars[k].run = true;
     }
 }
 

@@ -223,6 +223,11 @@ void FrontierView::draw_timeline(Context& ctx, float height) {
         if (b.stands_for > 1 && b.kind == core::StepBarKind::transfer)
             ImGui::SetTooltip("stage %d: steady state, a pass's %s\nthis one %s to %s", r.hovered_row + 1, traffic.c_str(),
                               core::format_seconds(b.start_s).c_str(), core::format_seconds(b.end_s).c_str());
+        else if (b.stands_for > 1 && b.run)
+            ImGui::SetTooltip("stage %d: steady state, GPipe's %ss one after another\n"
+                              "this stripe stands for %lld of them, %s to %s",
+                              r.hovered_row + 1, ui::bar_kind_name(drawn.kind), static_cast<long long>(b.stands_for),
+                              core::format_seconds(b.start_s).c_str(), core::format_seconds(b.end_s).c_str());
         else if (b.stands_for > 1)
             ImGui::SetTooltip("stage %d: steady state, a forward and a backward in turn\n"
                               "each pair of stripes stands for %lld passes; this %s one %s to %s",

@@ -27,8 +27,10 @@ struct StepBar {
     LinkType link = LinkType::local;  ///< a transfer's link (NVLink or InfiniBand); local for compute
     StepTraffic what = StepTraffic::none;   ///< a transfer's traffic
     /// Passes the bar stands for: 1, or in a stage's summarised steady state, drawn as forward and
-    /// backward stripes in turn, the passes of this stripe and the next (a forward and a backward).
+    /// backward stripes in turn, the passes of this stripe and the next (a forward and a backward);
+    /// in GPipe's (`run`), a stripe of its forwards or, after the bubble, its backwards.
     std::int64_t stands_for = 1;
+    bool run = false;
 };
 
 /// One pipeline stage: every GPU of a stage does the same, so one row stands for them all.
