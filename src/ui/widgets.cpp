@@ -123,9 +123,9 @@ void tooltip_wrapped(const char* text, float width_em) {
     // words behind through the tooltip.
     ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 1.0f);
     ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * width_em);
-    ImGui::TextUnformatted(text);
-    ImGui::PopTextWrapPos();
+    // Broken at spaces only: ImGui's own wrapping breaks after a '.', so "14.6 KB" became "14." and "6 KB".
+    const std::string lines = wrap_at_spaces(text, ImGui::GetFontSize() * width_em);
+    ImGui::TextUnformatted(lines.c_str(), lines.c_str() + lines.size());
     ImGui::EndTooltip();
     ImGui::PopStyleVar();
 }
