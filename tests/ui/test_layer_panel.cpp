@@ -298,4 +298,11 @@ TEST_CASE("before the reveal Lesson 1's roofline, speedup curve and time bars an
     CHECK(lessons::clock_axis(cpu, gpu, 500, true) == 500);
     CHECK(lessons::clock_axis(100 * gpu, gpu, 0, true) == 40 * gpu);  // past 40x the slower bar runs off
     CHECK(lessons::clock_axis(100 * gpu, gpu, 60 * gpu, false) == 40 * gpu);
+    // Each bar's end: an unfinished machine's fills the axis, and once the clock has run past a
+    // capped axis it ends just past it, drawn running off the edge (it stood full, as if done).
+    CHECK(lessons::clock_bar_end(cpu, 50, 125, false) == 125);
+    CHECK(lessons::clock_bar_end(100 * gpu, 60 * gpu, 40 * gpu, false) > 40 * gpu);
+    CHECK(lessons::clock_bar_end(100 * gpu, 60 * gpu, 40 * gpu, false) < 100 * gpu);
+    CHECK(lessons::clock_bar_end(gpu, 60 * gpu, 40 * gpu, false) == gpu);  // finished: its own time
+    CHECK(lessons::clock_bar_end(100 * gpu, 0, 40 * gpu, true) == 100 * gpu);
 }

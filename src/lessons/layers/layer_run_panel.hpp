@@ -23,6 +23,10 @@ const core::ComputeSpec& opening_gpu();
 /// Before: the time so far, never the slower one's finish, which is the answer: the faster one's
 /// finish or the cursor, whichever is later, plus a quarter, up to 40x the faster one's time.
 double clock_axis(double cpu, double gpu, double cursor, bool revealed);
+/// Where a machine's bar ends on that axis: its finish once it has finished or the run has
+/// revealed it; before, the axis's end (its total hidden), or, once the clock has run past a
+/// capped axis, just past it, so the bar is drawn running off the edge, not finished at it.
+double clock_bar_end(double finish, double cursor, double axis, bool revealed);
 
 class LayerRunPanel : public Lesson {
 public:

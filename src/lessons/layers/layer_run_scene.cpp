@@ -9,10 +9,10 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <utility>
 #include <cmath>
 #include <initializer_list>
 #include <iterator>
+#include <utility>
 
 #include "lessons/layers/roofline_view.hpp"
 #include "m2m/core/engine/text.hpp"
@@ -262,6 +262,11 @@ double clock_axis(double cpu, double gpu, double cursor, bool revealed) {
     return std::min(std::max(cursor, fast) * 1.25, 40.0 * fast);
 }
 
+double clock_bar_end(double finish, double cursor, double axis, bool revealed) {
+    if (revealed || cursor >= finish) return finish;
+    return cursor >= axis ? std::nextafter(axis, finish) : axis;
+}
+
 void LayerRunPanel::draw_clocks() {
     const auto& th = m_ctx.view.theme;
     const double cpu = static_cast<double>(m_result.cpu.finish), gpu = static_cast<double>(m_result.gpu.finish);
@@ -274,8 +279,9 @@ void LayerRunPanel::draw_clocks() {
         if (cur >= finish) return "done in " + total;
         return m_revealed ? "of " + total : std::string("of ?");
     };
-    // Nor does the outline of an unfinished machine's bar: it fills the axis until then.
-    auto shown = [&](double finish) { return m_revealed || cur >= finish ? finish : axis; };
+    // Nor does the outline of an unfinished machine's bar: it fills the axis until then, and runs
+    // off its edge once the clock passes a capped axis (it had stood full, as if finished).
+    auto shown = [&](double finish) { return clock_bar_end(finish, cur, axis, m_revealed); };
     ui::time_bar(m_ctx.view, "CPU", cur, shown(cpu), axis, th.cpu, right(cpu, m_story.cpu_time), h);
     ui::time_bar(m_ctx.view, "GPU", cur, shown(gpu), axis, th.gpu, right(gpu, m_story.gpu_time), h);
 }
