@@ -1,6 +1,7 @@
 // Lesson 1's model: the lesson's own figures, the rules of a layered run, and hardware mode's crossover.
 #include <catch2/catch.hpp>
 
+#include "m2m/core/engine/text.hpp"
 #include "m2m/core/layers/layer_run.hpp"
 #include "m2m/presets/presets.hpp"
 
@@ -107,6 +108,11 @@ TEST_CASE("hardware mode: the tiny default network is no faster on the GPU") {
     CHECK(r.gpu.finish >= r.cpu.finish);
     // three layers each pay the launch overhead
     CHECK(r.gpu_seconds() >= 3 * s.gpu.layer_overhead_s);
+    // The verdict says by how much: the GPU takes hundreds of times as long, not just "no faster".
+    const std::string verdict = tell(s, r).verdict;
+    CHECK_THAT(verdict, Catch::StartsWith("Here the CPU finishes sooner: the GPU takes " +
+                                          format_ratio(static_cast<double>(r.gpu.finish) / static_cast<double>(r.cpu.finish)) +
+                                          " as long"));
 }
 
 TEST_CASE("hardware mode: widen the layers and the GPU pulls far ahead") {
