@@ -300,9 +300,9 @@ void LayerRunPanel::draw_readouts() {
         items.push_back({gpu_faster ? "GPU FINISHES SOONER BY" : "GPU IS NOT FASTER: CPU TIME / GPU TIME", m_story.speedup,
                          gpu_faster ? th.gpu : th.warning});
     if (m_guess > 0 && m_revealed) {
-        char line[160];
-        std::snprintf(line, sizeof line, "You guessed %.3g\xc3\x97; the run says %s.", m_guess, m_story.speedup.c_str());
-        items.push_back({"YOUR GUESS", line, th.accent});
+        // Three figures, or a whole number with its commas from 1,000 on: "1e+09" read as a typo.
+        const std::string guess = m_guess < 1000 ? core::format_significant(m_guess, 3) : core::format_count(std::llround(m_guess));
+        items.push_back({"YOUR GUESS", "You guessed " + guess + "\xc3\x97; the run says " + m_story.speedup + ".", th.accent});
     }
     ui::readouts(m_ctx.view.theme, items, ImGui::GetFontSize() * 2.5f);
     if (m_revealed) {
