@@ -109,18 +109,26 @@ RooflinePicture roofline_picture(const ui::Theme& th, const core::LayerRunResult
         pic.roofs.push_back(std::move(s));
         pic.ridges.push_back({roof.ridge(), std::string(gpu ? "GPU" : "CPU") + " ridge", colour});  // values: the sentence
         if (!revealed) continue;
-        // One point per run of equal layers (the hidden layers of a uniform width are one point).
+        // One point per run of equal layers (the hidden layers of a uniform width are one point),
+        // and one label per run of layers held back by the same thing: "L1\u2013L3 add-chain-bound"
+        // once, not three labels stacked over the roofs of a short plot.
+        const auto bound_of = [&](std::size_t i) { return core::bound_label((gpu ? r.layers[i].gpu : r.layers[i].cpu).bound, gpu); };
         for (std::size_t i = 0; i < r.layers.size();) {
             std::size_t j = i;
             while (j + 1 < r.layers.size() && r.layers[j + 1].n_in == r.layers[i].n_in &&
                    r.layers[j + 1].n_out == r.layers[i].n_out)
                 ++j;
+            std::size_t last = j;  // the last layer of the run of layers with this bound
+            while (last + 1 < r.layers.size() && bound_of(last + 1) == bound_of(i)) ++last;
             const auto& l = r.layers[i];
             const core::LayerTiming& t = gpu ? l.gpu : l.cpu;
-            const std::string which = i == j ? "L" + std::to_string(i + 1)
-                                             : "L" + std::to_string(i + 1) + "\xe2\x80\x93" + std::to_string(j + 1);
-            pic.points.push_back({l.counts.intensity(), achieved_flops(l, t, r.unit),
-                                  which + " " + std::string(core::bound_label(t.bound, gpu)), colour});
+            std::string label;
+            if (i == 0 || bound_of(i - 1) != bound_of(i)) {
+                const std::string which = i == last ? "L" + std::to_string(i + 1)
+                                                    : "L" + std::to_string(i + 1) + "\xe2\x80\x93" + std::to_string(last + 1);
+                label = which + " " + std::string(bound_of(i));
+            }
+            pic.points.push_back({l.counts.intensity(), achieved_flops(l, t, r.unit), label, colour});
             i = j + 1;
         }
     }
