@@ -911,3 +911,14 @@ TEST_CASE("a send's readouts keep their places when Send fills them, so the draw
         CHECK(ui.context().items.rect("gpu_0")->y == gpu_before.y);
     }
 }
+
+TEST_CASE("at 1920x1080 Lesson 2's all-reduce fits its window before a run: no 'more' tag over a blank") {
+    // The hidden plot's room ran into the window's foot padding, 8 px past it: the words were said
+    // to reach below the window and the wheel's tag stood over nothing (a reviewer).
+    test::Headless ui(1920, 1080, 1.0f);
+    RackPanel panel(ui.context());
+    panel.mode_key();  // M: All-reduce
+    for (int i = 0; i < 4; ++i) ui.frame([&] { panel.draw(0); });
+    CHECK_THAT(panel.status(), Catch::Contains("mode=allreduce"));
+    CHECK_FALSE(ui.context().items.rect("more_below"));
+}

@@ -76,7 +76,9 @@ void RackPanel::draw_scene() {
         return;
     }
     draw_collective_words();
-    if (both) draw_plot(std::max(fs * 8.0f, ImGui::GetContentRegionAvail().y - spacing));
+    // To the window's padding at its foot, not into it: the 8 px past it made the words "reach
+    // below the window", and the wheel's tag stood over a blank (1920x1080 before a run).
+    if (both) draw_plot(std::max(fs * 8.0f, ImGui::GetContentRegionAvail().y - spacing - ImGui::GetStyle().WindowPadding.y));
 }
 
 void RackPanel::draw_view_switch() {
