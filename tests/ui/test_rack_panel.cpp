@@ -2,6 +2,8 @@
 // tensor and the all-reduce ring play, and that everything fits the window.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cfloat>
 #include <string>
 
 #include "headless.hpp"
@@ -921,4 +923,51 @@ TEST_CASE("at 1920x1080 Lesson 2's all-reduce fits its window before a run: no '
     for (int i = 0; i < 4; ++i) ui.frame([&] { panel.draw(0); });
     CHECK_THAT(panel.status(), Catch::Contains("mode=allreduce"));
     CHECK_FALSE(ui.context().items.rect("more_below"));
+}
+
+TEST_CASE("no half line of words shows above the wheel's tag: the line its strip cuts is covered whole") {
+    // A reviewer saw the top half of "Right: the tensor crossed InfiniBand ..." over the tag.
+    test::Headless ui(1024, 768, 1.5f);
+    RackPanel panel(ui.context());
+    panel.set_mode(RackPanel::Mode::all_reduce);
+    panel.set_group(8);
+    run_frames(ui, panel, 4);
+    const std::optional<ImVec4> tag = ui.context().items.rect("more_below");
+    REQUIRE(tag);
+    const float cut = tag->y - ImGui::GetFontSize() * 0.15f;  // the strip's top: a pad above the tag
+    const ImVec2 white = ImGui::GetIO().Fonts->TexUvWhitePixel;
+    const ImU32 background = ImGui::GetColorU32(ImGuiCol_WindowBg) | IM_COL32_A_MASK;
+    const ImDrawData* dd = ImGui::GetDrawData();
+    int cut_glyphs = 0, uncovered = 0;
+    for (int i = 0; i < dd->CmdListsCount; ++i) {
+        const ImDrawList* dl = dd->CmdLists[i];
+        if (!dl->_OwnerName || std::string(dl->_OwnerName).find("_scene") == std::string::npos) continue;
+        // Every glyph triangle the cut runs through, and after it, a rectangle of the background
+        // reaching from above its top down to the cut.
+        for (int t = 0; t + 2 < dl->IdxBuffer.Size; t += 3) {
+            float lo = FLT_MAX, hi = -FLT_MAX;
+            bool glyph = false;
+            for (int k = 0; k < 3; ++k) {
+                const ImDrawVert& v = dl->VtxBuffer[dl->IdxBuffer[t + k]];
+                lo = std::min(lo, v.pos.y), hi = std::max(hi, v.pos.y);
+                glyph |= v.uv.x != white.x || v.uv.y != white.y;
+            }
+            if (!glyph || lo >= cut || hi <= cut) continue;
+            ++cut_glyphs;
+            bool covered = false;
+            for (int u = t + 3; u + 2 < dl->IdxBuffer.Size && !covered; u += 3) {
+                float clo = FLT_MAX, chi = -FLT_MAX;
+                bool fill = true;
+                for (int k = 0; k < 3; ++k) {
+                    const ImDrawVert& v = dl->VtxBuffer[dl->IdxBuffer[u + k]];
+                    clo = std::min(clo, v.pos.y), chi = std::max(chi, v.pos.y);
+                    fill &= v.col == background && v.uv.x == white.x && v.uv.y == white.y;
+                }
+                covered = fill && clo <= lo + 0.5f && chi >= cut - 0.5f;
+            }
+            uncovered += covered ? 0 : 1;
+        }
+    }
+    CHECK(cut_glyphs > 0);  // the strip does cut a line of words here
+    CHECK(uncovered == 0);
 }

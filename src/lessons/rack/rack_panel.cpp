@@ -277,6 +277,34 @@ ImVec2 more_below_pad() { return ImVec2(ImGui::GetFontSize() * 0.4f, ImGui::GetF
 
 float RackPanel::more_below_strip() { return ImGui::GetTextLineHeight() + 3 * more_below_pad().y; }
 
+namespace {
+
+// The lowest line of words the strip's clip cuts through (a half line of glyphs above the tag) is
+// covered from its top down, in the window's background: a glyph is a triangle textured from the
+// font, not the atlas's white pixel that shapes use, so shapes (a bar) stay as they are.
+void cover_cut_words(ImDrawList* dl, int first_index, float cut, ImU32 background) {
+    const ImVec2 white = ImGui::GetIO().Fonts->TexUvWhitePixel;
+    float top = cut;
+    for (int i = first_index; i + 2 < dl->IdxBuffer.Size; i += 3) {
+        float lo = FLT_MAX, hi = -FLT_MAX;
+        bool glyph = false;
+        for (int k = 0; k < 3; ++k) {
+            const ImDrawVert& v = dl->VtxBuffer[dl->IdxBuffer[i + k]];
+            lo = std::min(lo, v.pos.y), hi = std::max(hi, v.pos.y);
+            glyph |= v.uv.x != white.x || v.uv.y != white.y;
+        }
+        if (glyph && lo < cut && hi > cut) top = std::min(top, lo);
+    }
+    if (top < cut) {
+        const ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();
+        dl->PushClipRect(ImVec2(wp.x, top), ImVec2(wp.x + ws.x, cut), true);  // above the strip, as the words are
+        dl->AddRectFilled(ImVec2(wp.x, top), ImVec2(wp.x + ws.x, cut), background);
+        dl->PopClipRect();
+    }
+}
+
+}  // namespace
+
 void RackPanel::draw_scene_scrolling() {
     // With no scrollbar, the mouse wheel reaches the words below. While they reach below the window,
     // its foot is kept for the tag, and a blank of that height ends the words so the last line
@@ -285,6 +313,8 @@ void RackPanel::draw_scene_scrolling() {
     const float strip = m_scene_scrolls ? more_below_strip() : 0.0f;
     const ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();
     if (strip > 0) ImGui::PushClipRect(wp, ImVec2(wp.x + ws.x, wp.y + ws.y - strip), true);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const int first_index = dl->IdxBuffer.Size;
     draw_scene();
     // Whether the words reach below the window, by this frame's words alone: ImGui's scroll range
     // is the last frame's, blank and all, and by it the strip came and went every other frame
@@ -294,6 +324,7 @@ void RackPanel::draw_scene_scrolling() {
     if (strip > 0) {
         ImGui::Dummy(ImVec2(1.0f, strip));
         ImGui::PopClipRect();
+        cover_cut_words(dl, first_index, wp.y + ws.y - strip, ImGui::GetColorU32(ImGuiCol_WindowBg) | IM_COL32_A_MASK);
     }
     m_scene_scrolls = words_h > w->InnerRect.GetHeight() + 0.5f;
     if (m_scene_scrolls && ImGui::GetScrollY() < ImGui::GetScrollMaxY() - 1) draw_more_below();
