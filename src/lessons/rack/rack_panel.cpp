@@ -296,6 +296,7 @@ void cover_cut_words(ImDrawList* dl, int first_index, float cut, ImU32 backgroun
         if (glyph && lo < cut && hi > cut) top = std::min(top, lo);
     }
     if (top < cut) {
+        top = std::floor(top) - 1.0f;  // the glyph's anti-aliased top row too
         const ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();
         dl->PushClipRect(ImVec2(wp.x, top), ImVec2(wp.x + ws.x, cut), true);  // above the strip, as the words are
         dl->AddRectFilled(ImVec2(wp.x, top), ImVec2(wp.x + ws.x, cut), background);
