@@ -247,7 +247,9 @@ void RackPanel::draw_collective_choices() {
     ImGui::RadioButton("auto", &chosen, -1);
     m_ctx.items.note("algo_auto");
     for (std::size_t i = 0; i < offered.size(); ++i) {
-        const std::string label(core::collective_algorithm_label(offered[i]));
+        // "nvls" runs the NVLS tree across nodes, and says so.
+        const bool tree = offered[i] == core::CollectiveAlgorithm::nvls && m_collective.group.nodes > 1;
+        const std::string label(core::collective_algorithm_label(tree ? core::CollectiveAlgorithm::nvls_tree : offered[i]));
         ui::same_line_if_fits(ui::radio_width(label.c_str()));
         ImGui::RadioButton(label.c_str(), &chosen, static_cast<int>(i));
         m_ctx.items.note("algo_" + std::string(core::collective_algorithm_name(offered[i])));
