@@ -317,6 +317,11 @@ TEST_CASE("one GPU exchanges nothing and is never idle") {
     CHECK(r.step.communication_s == 0);
     CHECK(r.step.idle_s == Approx(0).margin(1e-15));
     CHECK_THAT(r.exchange_sentence, Catch::Contains("nothing"));
+    // One GPU is "the GPU", not "each GPU" or "GPUs".
+    CHECK_THAT(r.holds_sentence, Catch::StartsWith("The GPU holds:"));
+    const std::string step = r.time_sentence.substr(0, r.time_sentence.find(" Lesson timing"));
+    CHECK_THAT(step, Catch::StartsWith("One training step on one NVIDIA H100 SXM 80GB GPU takes") &&
+                         Catch::Contains("; the GPU spends") && !Catch::Contains("each GPU"));
 }
 
 TEST_CASE("a pipeline step idles about as much as the bubble formula says") {

@@ -94,7 +94,7 @@ std::string holds_sentence(const SplitResult& r) {
                                : lo == hi  ? format_count(lo) + " of the " + format_count(total) + " parameters"
                                            : format_count(lo) + " to " + format_count(hi) + " of the " +
                                                  format_count(total) + " parameters";
-    std::string s = "Each GPU holds: " + what + ", " + params + " (" + (lo == hi ? "" : "up to ") +
+    std::string s = std::string(r.gpus.size() == 1 ? "The GPU holds: " : "Each GPU holds: ") + what + ", " + params + " (" + (lo == hi ? "" : "up to ") +
                     format_bytes(static_cast<double>(most)) +
                     " with their gradients, Adam state and saved activations); ";
     const int prompts = step_prompts / d.data;
@@ -200,10 +200,19 @@ std::string why_sentence(const SplitResult& r, bool compare) {
     return out;
 }
 
+namespace {
+
+// "NVIDIA H100 SXM 80GB GPUs", or on one, "one NVIDIA H100 SXM 80GB GPU".
+std::string gpus_text(const SplitResult& r) {
+    return r.gpus.size() == 1 ? "one " + r.setup.hardware.gpu.name + " GPU" : r.setup.hardware.gpu.name + " GPUs";
+}
+
+}  // namespace
+
 std::string time_sentence(const SplitResult& r) {
     const StepTimeline& t = r.step;
-    std::string s = "One training step on " + r.setup.hardware.gpu.name + " GPUs takes " + format_seconds(t.step_time_s) +
-                    "; on average each GPU spends " + format_seconds(t.compute_s) + " computing, " +
+    std::string s = "One training step on " + gpus_text(r) + " takes " + format_seconds(t.step_time_s) +
+                    (r.gpus.size() == 1 ? "; the GPU spends " : "; on average each GPU spends ") + format_seconds(t.compute_s) + " computing, " +
                     format_seconds(t.communication_s) + " waiting on exchanges and " +
                     (t.idle_s > 0 ? format_seconds(t.idle_s) + " idle." : "no time idle.");
     if (r.degrees.pipeline > 1)
@@ -213,7 +222,7 @@ std::string time_sentence(const SplitResult& r) {
 }
 
 std::string time_sentence_before_run(const SplitResult& r) {
-    return "One training step on " + r.setup.hardware.gpu.name + " GPUs takes " + format_seconds(r.step.step_time_s) +
+    return "One training step on " + gpus_text(r) + " takes " + format_seconds(r.step.step_time_s) +
            "; how much of it goes to exchanging shows once the step has run. " + timing_sentence(r.setup);
 }
 
