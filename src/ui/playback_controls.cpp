@@ -83,6 +83,13 @@ bool playback_controls(ItemRegistry& items, Playback& pb, PlaybackRows rows) {
     return changed;
 }
 
+void run_key_hint(const Playback& pb, bool guess_open) {
+    const std::string space = pb.playing()                          ? "Space: pause"
+                              : pb.finished() && pb.cursor() > 0 ? "Space: run again"
+                                                                  : "Space: run";
+    if (!guess_open || !hint_if_fits(("G: guess \xc2\xb7 " + space).c_str())) hint_if_fits(space.c_str());
+}
+
 void time_bar(const View& view, const char* label, double cursor, double finish, double axis_end, ImU32 colour,
               const std::string& right_text, float height) {
     const Theme& th = view.theme;

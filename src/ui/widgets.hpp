@@ -105,6 +105,10 @@ enum class PlaybackRows { all, buttons, speed };
 /// The standard playback rows: Run/Pause, Step, Reset and the speed slider (Run and Reset are
 /// noted in `items` as "run_button" and "reset_button"). Returns true when the user changed anything.
 bool playback_controls(ItemRegistry& items, Playback& pb, PlaybackRows rows = PlaybackRows::all);
+/// Presenter view's key hint for the run, where the row has room: "Space: run", "Space: pause" while
+/// it plays, "Space: run again" once it has played to its end; after "G: guess \u00b7 " while
+/// `guess_open` (the guess can still be made) and there is room for both.
+void run_key_hint(const Playback& pb, bool guess_open);
 
 /// A horizontal bar for one machine's clock on a shared time axis: filled up to the
 /// cursor, outlined up to the machine's finish. `axis_end` is the time at the right edge;

@@ -129,7 +129,7 @@ void LayerRunPanel::draw_presenter_strip() {
         m_ctx.items.note("strip_width");
     }
     // The keys for the question, where the row has room for them (G: the guess, while it is open).
-    if (guess_locked() || !ui::hint_if_fits("G: guess \xc2\xb7 Space: run")) ui::hint_if_fits("Space: run");
+    ui::run_key_hint(playback(), !guess_locked());
 }
 
 void LayerRunPanel::draw_guess_box(const char* label) {

@@ -79,7 +79,7 @@ void RealScaleView::draw_presenter_strip(Context& ctx) {
     ImGui::TextUnformatted(core::real_scale_question(m_story).c_str());
     ImGui::SameLine();
     draw_guess_choices(ctx);
-    if (guess_locked() || !ui::hint_if_fits("G: guess \xc2\xb7 Space: run")) ui::hint_if_fits("Space: run");
+    ui::run_key_hint(playback(), !guess_locked());
 }
 
 }  // namespace m2m::lessons

@@ -155,7 +155,7 @@ void RackPanel::draw_presenter_strip() {
     ImGui::SameLine();
     draw_collective_guess_choices();
     // The keys for the question, where the row has room for them (G: the guess, while it is open).
-    if (guess_locked() || !ui::hint_if_fits("G: guess \xc2\xb7 Space: run")) ui::hint_if_fits("Space: run");
+    ui::run_key_hint(playback(), !guess_locked());
 }
 
 core::SendReveal RackPanel::reveal() const { return core::reveal_send(m_guess, cluster(), m_transfer); }

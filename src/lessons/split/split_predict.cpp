@@ -134,7 +134,7 @@ void SplitPanel::draw_presenter_strip() {
         draw_guess_choices();
     }
     // The keys for the question, where the row has room for them (G: the guess, while it is open).
-    if (guess_locked() || !ui::hint_if_fits("G: guess \xc2\xb7 Space: run")) ui::hint_if_fits("Space: run");
+    ui::run_key_hint(playback(), !guess_locked());
 }
 
 void SplitPanel::draw_reveal() {
