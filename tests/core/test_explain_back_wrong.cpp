@@ -55,6 +55,8 @@ std::vector<AnswerCase> wrong_answers_about_the_work() {
         {"more memory", "GPUs have more memory than CPUs, that is why they are better for AI.", AnswerKind::answer,
          "none", "gpu_more_memory"},
         {"bigger memory", "GPUs have bigger memory than CPUs.", AnswerKind::answer, "none", "gpu_more_memory"},
+        {"more memory, by a pronoun", "GPUs are great at this because they have more memory.", AnswerKind::answer, "none",
+         "gpu_more_memory"},
         {"more RAM for the whole matrix", "A GPU has more RAM so it can hold the whole matrix.", AnswerKind::answer,
          "none", "gpu_more_memory"},
         {"dot products in a chain", "Each dot product depends on the previous one, so they have to be done in order.",
@@ -112,6 +114,8 @@ std::vector<AnswerCase> right_answers_near_wrong_words() {
          "none"},
         {"more memory bandwidth is right", "GPUs have more memory bandwidth than CPUs.", AnswerKind::answer,
          "data_movement", "none"},
+        {"more memory bandwidth, by a pronoun", "GPUs win because they have more memory bandwidth than CPUs.",
+         AnswerKind::answer, "data_movement", "none"},
         {"a big calculation split up", "The GPU splits a big calculation into thousands of small ones and runs them side "
                                        "by side.",
          AnswerKind::answer, "gpu_many_cores", "none"},

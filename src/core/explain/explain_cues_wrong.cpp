@@ -81,7 +81,9 @@ void add_thinking_cues(Cues& k) {
                      Guards{.reject_in_span = std::string(kinds) + "@gpu"});
     k.gpu_fewer = cue(v, {"@gpu ~4 fewer|less ~2 core|thread"}, Guards{.reject_in_span = "NEG|@cpu"});
     k.more_memory = cue(v, {"@gpu ~4 more|bigger|larger|lot|much ~2 memory|ram|vram|storage",
-                            "@gpu ~4 memory|ram|vram ~3 bigger|larger|more"},
+                            "@gpu ~4 memory|ram|vram ~3 bigger|larger|more",
+                            // "GPUs are great at this because they have more memory": the pronoun stands for the GPU
+                            "@gpu ~8 they|it ~3 more|bigger|larger|lot|much ~2 memory|ram|vram|storage"},
                         Guards{.reject_in_span = "NEG|faster|bandwidth|speed|fast|quicker|@cpu",
                                .not_before = "bandwidth|speed|throughput|transfer|access|traffic|bus|read|fast|faster|"
                                              "channel|per|rate|clock|latency",
