@@ -119,8 +119,15 @@ bool draw_row(Context& ctx, const Lesson& l, int i, bool selected, const RowWidt
     const ImVec2 q(p.x + rw.row_w, p.y + row_h);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ui::fill_opaque(ctx.view, dl, p, q, th.panel);
-    if (hovered) dl->AddRectFilled(p, q, ui::fade(th.accent, 0.12f));
-    if (selected || hovered) dl->AddRect(p, q, th.accent, 0.0f, 0, 2.0f);
+    // The keyboard's row (Enter opens it) stands out more than the one under the mouse: a reviewer
+    // saw the hovered row look the more selected of the two.
+    if (selected) {
+        dl->AddRectFilled(p, q, ui::fade(th.accent, 0.16f));
+        dl->AddRect(p, q, th.accent, 0.0f, 0, 3.5f);
+    } else if (hovered) {
+        dl->AddRectFilled(p, q, ui::fade(th.accent, 0.06f));
+        dl->AddRect(p, q, ui::fade(th.accent, 0.7f), 0.0f, 0, 1.0f);
+    }
     draw_lesson_picture(th, l, ImVec2(p.x + rw.pad, p.y + rw.pad), ImVec2(p.x + rw.pad + fit.pic_w, q.y - rw.pad));
     draw_words(th, l, fit, ImVec2(p.x + fit.pic_w + rw.pad * 3, p.y + (row_h - words_h) * 0.5f));
     ImGui::SetCursorScreenPos(ImVec2(p.x, q.y + gap));
