@@ -414,3 +414,26 @@ TEST_CASE("at 1024x768 and 1.5 G in Lesson 3 brings the guess it made into sight
     CHECK(choice->y >= pane->y);
     CHECK(choice->w <= pane->w);  // its bottom inside the pane
 }
+
+TEST_CASE("on a 1024x768 projector at 1.5 in presenter view Lesson 2's answer comes into sight with the rack when the send ends") {
+    // The reveal came under the wheel's tag: the room saw the send end and no answer (a reviewer).
+    test::Headless ui(1024, 768, 1.5f);
+    ui.context().view.presenter = true;
+    RackPanel panel(ui.context());
+    panel.pick(RackPanel::Pick::other_rack);
+    panel.set_guess(core::SendGuess{core::LinkType::infiniband, 8});
+    ui.frame([&] { panel.draw(1.0f / 60.0f); });
+    panel.send();
+    play_to_end(ui, panel);
+    for (int i = 0; i < 3; ++i) ui.frame([&] { panel.draw(1.0f / 60.0f); });
+    const auto scene = ui.context().items.rect("scene");
+    const auto reveal = ui.context().items.rect("rack_reveal");
+    const auto tag = ui.context().items.rect("more_below");
+    const auto first_gpu = ui.context().items.rect("gpu_0");
+    REQUIRE(scene);
+    REQUIRE(reveal);
+    REQUIRE(first_gpu);
+    CHECK(reveal->y >= scene->y);
+    CHECK(reveal->w <= (tag ? tag->y : scene->w));  // above the tag, whole
+    CHECK(first_gpu->y >= scene->y);                // and the rack's GPUs still in sight
+}

@@ -207,6 +207,7 @@ private:
     std::string m_widest_time, m_widest_busbw, m_widest_link;
     bool m_scene_scrolls = false;  ///< the scene's words reach below the window: the wheel scrolls it
     bool m_scroll_top = false;     ///< a mode switch: the scene goes back to its top on the next frame
+    bool m_reveal_was_shown = false;  ///< the send's reveal showed last frame (the frame it comes, it is scrolled into sight)
     ui::TypedSlider m_size_box;    ///< Ctrl+click on a size slider: a box that takes "16 GB" or "64M"
 };
 

@@ -40,9 +40,20 @@ void RackPanel::draw_scene() {
         const float verdict_h = ImGui::CalcTextSize(m_transfer_story.verdict.c_str(), nullptr, false, wrap).y;
         // The words under the drawing wrap on a narrow scene: the drawing gives up their height.
         const float below = time_split_height(wrap) + fs * 0.4f + fs + spacing * 4 + verdict_h + reveal_height(wrap);
+        const float drawing_top = ImGui::GetCursorPosY();
         draw_drawing(std::max(fs * 8.0f, ImGui::GetContentRegionAvail().y - below));
         draw_time_split();
         draw_reveal();
+        // The reveal says whether the guess was right; on a short scene (1024x768 at 1.5 in
+        // presenter view) it came under the wheel's tag, and the room saw the send end and no
+        // answer. On the frame it comes the scene scrolls up just far enough to show it, never
+        // past the rack's top, so the route and the answer are seen together.
+        const bool shown = send_finished() && m_guess.any();
+        if (shown && !m_reveal_was_shown) {
+            const float need = ImGui::GetCursorPosY() - (ImGui::GetWindowHeight() - more_below_strip());
+            if (need > ImGui::GetScrollY()) ImGui::SetScrollY(std::min(need, drawing_top));
+        }
+        m_reveal_was_shown = shown;
         if (!verdict.empty()) ui::text_wrapped_coloured(m_ctx.view.theme.text, verdict);
         return;
     }
