@@ -101,6 +101,12 @@ void scroll_to_last_item() {
     ImGui::SetScrollFromPosY(ImGui::GetItemRectMin().y - ImGui::GetWindowPos().y, 0.5f);
 }
 
+void scroll_last_item_to_foot() {
+    const ImRect clip = GImGui->CurrentWindow->InnerClipRect;
+    if (clip.Contains(ImRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax()))) return;
+    ImGui::SetScrollFromPosY(ImGui::GetItemRectMax().y - ImGui::GetWindowPos().y, 1.0f);
+}
+
 void type_into_last_item() {
     scroll_to_last_item();  // a clipped field takes no keys: in view first, active the frame after
     // SetKeyboardFocusHere(-1) does not reach a text field in ImGui 1.86; activating the item

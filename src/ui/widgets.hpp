@@ -74,6 +74,9 @@ void label_focuses_field(const LabelFit& fit);
 void type_into_last_item();
 /// The item just drawn, scrolled into the middle of its pane where it is out of sight.
 void scroll_to_last_item();
+/// The same, but with the item's foot at the pane's foot: what is above it (the choices above a
+/// "no guess" button) stays in sight as far as the pane's height allows.
+void scroll_last_item_to_foot();
 
 /// A small "(sources)" marker; hovering shows `text` (every figure and where it is from).
 /// It goes beside the item before it when it fits there, or where `place` says.

@@ -23,16 +23,25 @@ std::string system_short_name(const core::SystemSpec& s) { return s.name.substr(
 
 void SplitPanel::draw_controls() {
     const auto& th = m_ctx.view.theme;
-    ui::text_wrapped_coloured(th.text,
-                              "A GPU's memory is fixed, and a frontier model does not fit in one. So the model is "
-                              "copied, split, or both; whatever a GPU lacks must come over the wires.");
-    ImGui::Separator();
+    static const char* const why = "A GPU's memory is fixed, and a frontier model does not fit in one. So the model is "
+                                   "copied, split, or both; whatever a GPU lacks must come over the wires.";
+    // On a short pane (1024x768 at 1.5: nine lines above the pinned Run) the paragraph went first
+    // and the strategies were below the fold (a reviewer); there the controls come first.
+    const bool short_pane = ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * 16.0f;
+    if (!short_pane) {
+        ui::text_wrapped_coloured(th.text, why);
+        ImGui::Separator();
+    }
     draw_strategy();
     draw_pipeline();
     draw_placement();
     draw_hardware();
     ImGui::Separator();
     draw_predict();
+    if (short_pane) {
+        ImGui::Separator();
+        ui::text_wrapped_coloured(th.text, why);
+    }
 }
 
 void SplitPanel::draw_strategy() {

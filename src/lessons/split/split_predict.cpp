@@ -67,7 +67,7 @@ void SplitPanel::draw_predict() {
         ImGui::BeginDisabled(guess_locked());
         if (ImGui::SmallButton("no guess")) m_guess.reset();
         ImGui::EndDisabled();
-        if (scroll) ui::scroll_to_last_item();
+        if (scroll) ui::scroll_last_item_to_foot();  // the choices above "no guess" in sight with it
         if (m_guess && !step_finished() && !guess_locked()) ImGui::TextDisabled("Now press Run (Space).");
     }
     ImGui::TreePop();
