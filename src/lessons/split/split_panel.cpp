@@ -112,6 +112,7 @@ void SplitPanel::recompute() {
     m_result = core::run_split(model, m_setup);
     m_prediction = core::predict_split(model, m_setup, m_prompt.data(), top_words);
     m_cards = core::SplitCards(m_result);
+    build_exchange_words();
 
     // The timeline's rows, built once per result; their exchanges are coloured in refresh_colours().
     const core::StepTimeline& step = m_result.step;

@@ -105,6 +105,7 @@ private:
     void draw_words();
     void draw_exchange_table();  ///< "Every exchange": one row per exchange of the step
     void draw_exchange_list();   ///< the same, two lines an exchange, where the table's columns do not fit
+    void build_exchange_words(); ///< the list's lines, once per result
     void draw_prompt();
     void draw_prompt_bars();  ///< the prediction's top words as bars
     void draw_predict();  ///< the collapsed "Predict first?" area under the playback
@@ -125,6 +126,7 @@ private:
     std::vector<ui::TimelineRow> m_rows;
     std::vector<ui::TimelineRow> m_rows_unseen;  // the same with every exchange grey: for a pending guess
     core::SplitCards m_cards;  // each GPU's card in words, and what runs at the cursor
+    std::vector<std::string> m_exchange_words;          // "Every exchange" as a list: two lines an exchange, then the sums
     std::string m_split_text[3];                        // "computing 12.3 µs (40%)", exchanging, idle
     std::string m_step_time_text;
     ImU32 m_exchange_colour = 0;

@@ -263,15 +263,25 @@ void SplitPanel::draw_exchange_table() {
     m_ctx.items.note("exchange_table");
 }
 
+void SplitPanel::build_exchange_words() {
+    // Built once per result, so the wrapped words are measured once, not every frame the list shows.
+    m_exchange_words.clear();
+    for (const core::Exchange& e : m_result.exchanges) {
+        m_exchange_words.push_back(std::string(core::exchange_op_name(e.op)) + ", GPUs " + peers_text(e) + ": " + e.what);
+        m_exchange_words.push_back(times_text(e) + ", " + core::format_bytes(core::wire_bytes(e) * e.times) + " on the wires; " +
+                                   link_text(e));
+    }
+    m_exchange_words.push_back("In all: " + core::format_bytes(static_cast<double>(m_result.exchanged_bytes)) + " of tensors, " +
+                               core::format_bytes(m_result.wire_bytes) + " on the wires.");
+}
+
 void SplitPanel::draw_exchange_list() {
     const auto& th = m_ctx.view.theme;
-    for (const core::Exchange& e : m_result.exchanges) {
-        text(th.text, std::string(core::exchange_op_name(e.op)) + ", GPUs " + peers_text(e) + ": " + e.what);
-        text(th.link(e.link), times_text(e) + ", " + core::format_bytes(core::wire_bytes(e) * e.times) + " on the wires; " +
-                                  link_text(e));
+    for (std::size_t i = 0; i < m_result.exchanges.size() && 2 * i + 1 < m_exchange_words.size(); ++i) {
+        text(th.text, m_exchange_words[2 * i]);
+        text(th.link(m_result.exchanges[i].link), m_exchange_words[2 * i + 1]);
     }
-    text(th.text, "In all: " + core::format_bytes(static_cast<double>(m_result.exchanged_bytes)) + " of tensors, " +
-                      core::format_bytes(m_result.wire_bytes) + " on the wires.");
+    if (!m_exchange_words.empty()) text(th.text, m_exchange_words.back());
 }
 
 void SplitPanel::draw_prompt() {
